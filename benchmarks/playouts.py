@@ -1,0 +1,118 @@
+"""How fast random games run through the public API, against a hand-written floor.
+
+Run: ``python benchmarks/playouts.py [-n GAMES] [--presets spanish-2p,...]``
+
+Each preset plays N random legal games through the public API
+(``new_game`` -> ``legal_actions``/``apply`` until over -> ``result``). In the same
+run, a minimal hand-written mutable loop of the 2-player game plays N games: the
+floor. Games are timed in batches and the median microseconds per game is
+reported with the median ratio to the floor over rounds in which the games take
+turns, so that the figures compare within one run on a noisy machine. Both sides choose their moves with the same kind of generator.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+from collections.abc import Callable
+
+import brisca
+
+ORDER = (1, 3, 12, 11, 10, 7, 6, 5, 4, 2)
+POINTS = {1: 11, 3: 10, 12: 4, 11: 3, 10: 2}
+FLOOR_DECK = [
+    (len(ORDER) - ORDER.index(rank), suit, POINTS.get(rank, 0)) for suit in "OCEB" for rank in ORDER
+]
+
+
+def floor_game(rng: random.Random) -> tuple[int, int]:
+    """One 2-player game of classic Brisca as a minimal mutable loop: the floor."""
+    deck = FLOOR_DECK[:]
+    rng.shuffle(deck)
+    hands = [[deck[0], deck[2], deck[4]], [deck[1], deck[3], deck[5]]]
+    trump_card = deck[6]
+    trump = trump_card[1]
+    talon = deck[7:] + [trump_card]
+    points = [0, 0]
+    leader = 0
+    for _ in range(20):
+        follower = 1 - leader
+        lead = hands[leader].pop(rng.randrange(len(hands[leader])))
+        follow = hands[follower].pop(rng.randrange(len(hands[follower])))
+        if follow[1] == lead[1]:
+            winner = follower if follow[0] > lead[0] else leader
+        else:
+            winner = follower if follow[1] == trump else leader
+        points[winner] += lead[2] + follow[2]
+        if talon:
+            hands[winner].append(talon.pop(0))
+            hands[1 - winner].append(talon.pop(0))
+        leader = winner
+    return points[0], points[1]
+
+
+def library_game(rules: brisca.Rules) -> Callable[[random.Random], object]:
+    def play(rng: random.Random) -> object:
+        state = brisca.new_game(rules, seed=rng.getrandbits(64))
+        while not state.is_over:
+            actions = brisca.legal_actions(state)
+            state = brisca.apply(state, actions[rng.randrange(len(actions))])
+        return brisca.result(state)
+
+    return play
+
+
+def measure(
+    games: dict[str, Callable[[random.Random], object]], n: int, rounds: int = 21
+) -> dict[str, tuple[float, float]]:
+    """Median microseconds per game and median ratio to the floor, for each game.
+
+    The games take turns, one batch of about n/rounds games each per round, so
+    that a slow spell of a shared machine hits them all alike; each round's
+    ratio compares batches timed side by side.
+    """
+    size = max(1, n // rounds)
+    rngs = {name: random.Random(2026) for name in games}
+    for name, game in games.items():  # warm up caches
+        for _ in range(size):
+            game(rngs[name])
+    times: dict[str, list[float]] = {name: [] for name in games}
+    for _ in range(rounds):
+        for name, game in games.items():
+            rng = rngs[name]
+            start = time.perf_counter()
+            for _ in range(size):
+                game(rng)
+            times[name].append((time.perf_counter() - start) / size * 1e6)
+    floor = times[FLOOR]
+    return {
+        name: (
+            statistics.median(t),
+            statistics.median(a / b for a, b in zip(t, floor)),
+        )
+        for name, t in times.items()
+    }
+
+
+FLOOR = "floor (2p, mutable)"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("-n", "--games", type=int, default=4000, help="games per line")
+    parser.add_argument(
+        "--presets", default="spanish-2p,spanish-4p", help="comma-separated preset names"
+    )
+    args = parser.parse_args()
+    games: dict[str, Callable[[random.Random], object]] = {FLOOR: floor_game}
+    for name in args.presets.split(","):
+        games[name] = library_game(brisca.preset(name))
+    print(f"{'game':<22} {'median us/game':>15} {'x floor':>8}")
+    for name, (us, ratio) in measure(games, args.games).items():
+        print(f"{name:<22} {us:>15.1f} {ratio:>8.2f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,229 @@
+"""States as JSON: :func:`dumps` and :func:`loads`, with ``loads(dumps(s)) == s``.
+
+The JSON holds the whole truth, hidden cards included; send a seat its
+:func:`brisca.observe` view instead. :func:`loads` trusts nothing: it checks
+the shape, every card code, and that the state could arise in play (cards
+conserved, hand sizes, turn order, trick winners and points), and refuses
+anything else with a :class:`BriscaError` that says what is wrong.
+
+The format (version 1)::
+
+    {"format": "brisca-state", "version": 1,
+     "rules": {...every option of Rules.to_dict()...},
+     "dealer": 1, "seed": 7, "trump": "O", "trump_card": "7O",
+     "hands": [["1O", "3C", "12E"], ...], "stock": ["4B", ...],
+     "trick": [[0, "1O"]],
+     "tricks": [{"leader": 1, "cards": [[1, "2C"], [0, "5C"]], "winner": 0, "points": 0}],
+     "to_act": 1}
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from typing import Any
+
+from brisca.cards import Card, Suit
+from brisca.engine import table_for, trick_winner
+from brisca.errors import NotationError, StateError
+from brisca.rules import SUIT_ROTATION, Rules
+from brisca.state import State, Trick
+
+__all__ = ["check_state", "dumps", "loads"]
+
+FORMAT = "brisca-state"
+VERSION = 1
+
+
+def dumps(state: State) -> str:
+    """The state as JSON text, hidden cards included.
+
+    Raises:
+        StateError: `state` is not a State.
+    """
+    if type(state) is not State:
+        raise StateError(f"expected a brisca.State, got {type(state).__name__}")
+    return json.dumps(
+        {
+            "format": FORMAT,
+            "version": VERSION,
+            "rules": state.rules.to_dict(),
+            "dealer": state.dealer,
+            "seed": state.seed,
+            "trump": None if state.trump is None else state.trump.value,
+            "trump_card": None if state.trump_card is None else state.trump_card.code,
+            "hands": [[c.code for c in hand] for hand in state.hands],
+            "stock": [c.code for c in state.stock],
+            "trick": [[seat, c.code] for seat, c in state.trick],
+            "tricks": [
+                {
+                    "leader": t.leader,
+                    "cards": [[seat, c.code] for seat, c in t.cards],
+                    "winner": t.winner,
+                    "points": t.points,
+                }
+                for t in state.tricks
+            ],
+            "to_act": state.to_act,
+        }
+    )
+
+
+def loads(text: str | bytes) -> State:
+    """Read a state written by :func:`dumps`, checking that it could arise in play.
+
+    Raises:
+        NotationError: the text is not a state record (bad JSON, shape or card code).
+        RulesError: the rules in it are invalid.
+        StateError: the record reads, but no game of its rules could reach it.
+    """
+    try:
+        data = json.loads(text)
+    except (TypeError, ValueError, RecursionError) as error:
+        raise NotationError(f"not a JSON state: {error}") from None
+    record = _Reader(data, "state")
+    if record.get("format", str) != FORMAT or record.get("version", int) != VERSION:
+        raise NotationError(f"not a {FORMAT} record of version {VERSION}")
+    rules = Rules.from_dict(record.get("rules", dict))
+    n = rules.num_players
+    dealer = record.seat("dealer", n)
+    seed = record.get("seed", int, optional=True)
+    if seed is not None and seed < 0:
+        raise NotationError(f"seed must be a non-negative int, got {seed}")
+    trump_letter = record.get("trump", str, optional=True)
+    try:
+        trump = None if trump_letter is None else Suit(trump_letter)
+    except ValueError:
+        raise NotationError(
+            f"trump must be a suit letter O, C, E or B, got {trump_letter!r}"
+        ) from None
+    trump_code = record.get("trump_card", str, optional=True)
+    hands = record.get("hands", list)
+    if len(hands) != n:
+        raise StateError(f"hands lists {len(hands)} seats; the rules have {n}")
+    tricks = []
+    for k, item in enumerate(record.get("tricks", list)):
+        t = _Reader(item, f"tricks[{k}]")
+        tricks.append(
+            Trick(
+                t.seat("leader", n), t.plays("cards", n), t.seat("winner", n), t.get("points", int)
+            )
+        )
+    state = State(
+        table_for(rules, dealer),
+        seed,
+        trump,
+        None if trump_code is None else Card.parse(trump_code),
+        tuple(_Reader(h, "hands").cards(None) for h in hands),
+        record.cards("stock"),
+        record.plays("trick", n),
+        tuple(tricks),
+        record.seat("to_act", n, optional=True),
+    )
+    check_state(state)
+    return state
+
+
+class _Reader:
+    """Typed access to one JSON object, with errors that name the field."""
+
+    def __init__(self, data: object, where: str) -> None:
+        self.data = data
+        self.where = where
+
+    def get(self, key: str, kind: type, optional: bool = False) -> Any:
+        if not isinstance(self.data, dict):
+            raise NotationError(f"{self.where} must be a JSON object")
+        if key not in self.data:
+            raise NotationError(f"{self.where} lacks {key!r}")
+        value = self.data[key]
+        if value is None and optional:
+            return None
+        if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+            raise NotationError(f"{self.where}.{key} must be {kind.__name__}, got {value!r}")
+        return value
+
+    def seat(self, key: str, n: int, optional: bool = False) -> Any:
+        seat = self.get(key, int, optional)
+        if seat is not None and not 0 <= seat < n:
+            raise StateError(f"{self.where}.{key} is {seat}, not a seat from 0 to {n - 1}")
+        return seat
+
+    def cards(self, key: str | None) -> tuple[Card, ...]:
+        items = self.data if key is None else self.get(key, list)
+        if not isinstance(items, list) or not all(isinstance(c, str) for c in items):
+            raise NotationError(f"{self.where} {key or ''} must be a list of card codes")
+        return tuple(Card.parse(c) for c in items)
+
+    def plays(self, key: str, n: int) -> tuple[tuple[int, Card], ...]:
+        out = []
+        for item in self.get(key, list):
+            if not (
+                isinstance(item, list)
+                and len(item) == 2
+                and type(item[0]) is int
+                and isinstance(item[1], str)
+            ):
+                raise NotationError(
+                    f"{self.where}.{key} must hold [seat, card] pairs, got {item!r}"
+                )
+            seat, code = item
+            if not 0 <= seat < n:
+                raise StateError(f"{self.where}.{key}: {seat} is not a seat from 0 to {n - 1}")
+            out.append((seat, Card.parse(code)))
+        return tuple(out)
+
+
+def check_state(state: State) -> None:
+    """Check that `state` could arise in a game of its rules.
+
+    It checks that the cards are exactly the pack, the turn order, the trick
+    leaders, winners and points, the hand sizes and the talon size. Who drew
+    which card cannot be checked from one state.
+
+    Raises:
+        StateError: the first inconsistency found.
+    """
+    table, rules = state.table, state.rules
+    active = table.active
+    pack = rules.cards
+    held = [c for hand in state.hands for c in hand]
+    on_table = [c for _, c in state.trick] + [c for t in state.tricks for _, c in t.cards]
+    talon = list(state.stock) + ([state.trump_card] if state.trump_card else [])
+    counts = Counter(held + on_table + talon)
+    extra = sorted(c.code for c in counts if c not in pack or counts[c] > 1)
+    missing = sorted(c.code for c in pack if c not in counts)
+    if extra or missing:
+        raise StateError(f"cards are not the pack: unexpected {extra}, missing {missing}")
+    if rules.turns_card:
+        if state.trump is None or (state.trump_card and state.trump_card.suit is not state.trump):
+            raise StateError("the trump suit is not the turned card's suit")
+    elif state.trump not in SUIT_ROTATION or state.trump_card is not None:
+        raise StateError("these rules turn no trump card but name a trump suit")
+    leader = table.first_leader
+    for k, t in enumerate(state.tricks):
+        seats = tuple(seat for seat, _ in t.cards)
+        if t.leader != leader or seats != table.rotation[leader]:
+            raise StateError(f"trick {k} is not played in turn from seat {leader}")
+        if t.winner != trick_winner(t.cards, state.trump, table):
+            raise StateError(f"trick {k} names the wrong winner")
+        if t.points != sum(table.points[c] for _, c in t.cards):
+            raise StateError(f"trick {k} counts the wrong points")
+        leader = t.winner
+    if len(state.tricks) > table.tricks_total:
+        raise StateError("more tricks than the pack allows")
+    over = len(state.tricks) == table.tricks_total
+    turn = table.rotation[leader]
+    in_trick = tuple(seat for seat, _ in state.trick)
+    if in_trick != turn[: len(in_trick)] or len(in_trick) == len(turn) or (over and in_trick):
+        raise StateError(f"the trick in progress is not played in turn from seat {leader}")
+    if state.to_act != (None if over else turn[len(in_trick)]):
+        raise StateError(f"to_act is {state.to_act}; the turn belongs to {turn[len(in_trick)]}")
+    per_seat = min(3, table.tricks_total - len(state.tricks))
+    for seat, hand in enumerate(state.hands):
+        expected = (per_seat - (seat in in_trick)) if seat in active else 0
+        if len(hand) != expected:
+            raise StateError(f"seat {seat} holds {len(hand)} cards, not {expected}")
+    left = max(0, len(pack) - len(active) * (3 + len(state.tricks)))
+    if len(talon) != left or (rules.turns_card and bool(left) != (state.trump_card is not None)):
+        raise StateError(f"the stock and turned card hold {len(talon)} cards, not {left}")

@@ -1,0 +1,242 @@
+"""The immutable values of a hand: its table, tricks, state, observations and result.
+
+States are built by the engine (:mod:`brisca.engine`) and never change. The
+engine constructs them positionally, without validation, so that a transition
+costs little; everything is validated where it enters the library: in
+`new_game`, `apply` and `loads`.
+"""
+
+from __future__ import annotations
+
+from typing import TypeVar
+
+import attrs
+
+from brisca.cards import Card, Suit
+from brisca.rules import FirstLeader, Rules, TeamMode
+
+__all__ = ["HandResult", "Observation", "State", "Table", "Trick"]
+
+Seat = int
+Played = tuple[Seat, Card]
+C = TypeVar("C", bound=type)
+
+
+def _fast_init(cls: C) -> C:
+    """Give a frozen slotted attrs class a positional ``__init__`` that sets its slots directly.
+
+    A frozen attrs ``__init__`` sets each field through ``object.__setattr__``,
+    which costs more than the rest of a transition. The engine builds a state per
+    action, so the classes it builds in the hot path set their slot descriptors
+    instead. The signature is unchanged, and these classes have no validators or
+    converters to skip.
+    """
+    names = [field.name for field in attrs.fields(cls)]
+    namespace = {f"_set_{name}": getattr(cls, name).__set__ for name in names}
+    body = "".join(f"    _set_{name}(self, {name})\n" for name in names)
+    exec(f"def __init__(self, {', '.join(names)}):\n{body}", namespace)
+    init = namespace["__init__"]
+    init.__qualname__ = f"{cls.__name__}.__init__"
+    cls.__init__ = init  # type: ignore[misc]
+    return cls
+
+
+@attrs.frozen
+class Table:
+    """Who sits where for one hand: the rules, the dealer, the sides and play order.
+
+    Everything here follows from ``(rules, dealer)`` and is shared by every state
+    of the hand; :meth:`create` builds it once and caches it.
+    """
+
+    rules: Rules
+    dealer: Seat
+    #: The sides as tuples of seats, the side holding the lowest seat first.
+    sides: tuple[tuple[Seat, ...], ...]
+    #: The seats that play, in play order starting after the dealer.
+    active: tuple[Seat, ...] = attrs.field(eq=False, repr=False)
+    #: The seat that leads the first trick.
+    first_leader: Seat = attrs.field(eq=False, repr=False)
+    #: For each seat, the next active seat in play order.
+    next_seat: tuple[Seat, ...] = attrs.field(eq=False, repr=False)
+    #: For each seat, the active seats in play order starting with it.
+    rotation: tuple[tuple[Seat, ...], ...] = attrs.field(eq=False, repr=False)
+    #: For each seat, the index of its side, or -1 for a seat sitting out.
+    side_of: tuple[int, ...] = attrs.field(eq=False, repr=False)
+    #: Card points and trick strength by card, for the pack in play.
+    points: dict[Card, int] = attrs.field(eq=False, repr=False)
+    strength: dict[Card, int] = attrs.field(eq=False, repr=False)
+    #: How many tricks the hand has.
+    tricks_total: int = attrs.field(eq=False, repr=False)
+    #: How many seats play each trick.
+    seats_in_play: int = attrs.field(eq=False, repr=False)
+
+    @classmethod
+    def create(cls, rules: Rules, dealer: Seat) -> Table:
+        """The table for `rules` with `dealer` dealing (`dealer` must be a valid seat)."""
+        n = rules.num_players
+        after = [(dealer + k) % n for k in range(1, n + 1)]  # ends with the dealer
+        sitting_out = rules.team_mode is TeamMode.SIT_OUT_PARTNERS
+        active = tuple(after[:-1] if sitting_out else after)
+        if rules.team_mode is TeamMode.INDIVIDUAL:
+            groups: list[tuple[Seat, ...]] = [(s,) for s in active]
+        else:
+            # Partnerships alternate round the active seats: {0,2} v {1,3}, {0,2,4} v {1,3,5}.
+            groups = [tuple(sorted(active[0::2])), tuple(sorted(active[1::2]))]
+        sides = tuple(sorted(groups))
+        side_of = [-1] * n
+        for index, side in enumerate(sides):
+            for seat in side:
+                side_of[seat] = index
+        next_seat = [0] * n
+        for k, seat in enumerate(active):
+            next_seat[seat] = active[(k + 1) % len(active)]
+        if sitting_out:
+            next_seat[dealer] = active[0]
+        rotation = tuple(
+            tuple(active[(active.index(s) + k) % len(active)] for k in range(len(active)))
+            if s in active
+            else active
+            for s in range(n)
+        )
+        leader = dealer if rules.first_leader is FirstLeader.DEALER else active[0]
+        pack = rules.cards
+        return cls(
+            rules,
+            dealer,
+            sides,
+            active,
+            leader,
+            tuple(next_seat),
+            rotation,
+            tuple(side_of),
+            {c: c.points for c in pack},
+            {c: c.strength for c in pack},
+            len(pack) // len(active),
+            len(active),
+        )
+
+
+@_fast_init
+@attrs.frozen
+class Trick:
+    """A completed trick."""
+
+    #: The seat that led.
+    leader: Seat
+    #: The cards in the order played, as ``(seat, card)`` pairs.
+    cards: tuple[Played, ...]
+    #: The seat that won it.
+    winner: Seat
+    #: The card points it holds.
+    points: int
+
+
+@_fast_init
+@attrs.frozen
+class State:
+    """The whole truth of a hand at one moment, hidden cards included.
+
+    Never build one directly: use :func:`brisca.new_game`, :func:`brisca.apply`
+    or :func:`brisca.loads`. Only :func:`brisca.observe` gives a seat's view.
+    """
+
+    #: The rules, dealer and sides, shared by every state of the hand.
+    table: Table
+    #: The seed the hand was shuffled from, or ``None`` when it was dealt from an explicit deck.
+    seed: int | None
+    #: The trump suit (the real one, even while a covered card hides it).
+    trump: Suit | None
+    #: The turned trump card while it lies under the stock, else ``None``.
+    trump_card: Card | None
+    #: Each seat's hand, in the order the cards were received.
+    hands: tuple[tuple[Card, ...], ...]
+    #: The face-down stock in draw order; the turned card is not part of it.
+    stock: tuple[Card, ...]
+    #: The trick in progress, as ``(seat, card)`` pairs.
+    trick: tuple[Played, ...]
+    #: The completed tricks, oldest first.
+    tricks: tuple[Trick, ...]
+    #: The seat to act, or ``None`` once the hand is over.
+    to_act: Seat | None
+
+    @property
+    def rules(self) -> Rules:
+        """The rules of this hand."""
+        return self.table.rules
+
+    @property
+    def dealer(self) -> Seat:
+        """The dealer's seat."""
+        return self.table.dealer
+
+    @property
+    def sides(self) -> tuple[tuple[Seat, ...], ...]:
+        """The sides as tuples of seats, the one with the lowest seat first."""
+        return self.table.sides
+
+    @property
+    def is_over(self) -> bool:
+        """Whether every card has been played."""
+        return self.to_act is None
+
+    @property
+    def side_points(self) -> tuple[int, ...]:
+        """The card points each side has captured so far, in `sides` order."""
+        totals = [0] * len(self.table.sides)
+        side_of = self.table.side_of
+        for t in self.tricks:
+            totals[side_of[t.winner]] += t.points
+        return tuple(totals)
+
+
+@attrs.frozen
+class Observation:
+    """What one seat may know of a hand. Equal exactly when that knowledge is equal."""
+
+    #: The observing seat.
+    seat: Seat
+    rules: Rules
+    dealer: Seat
+    sides: tuple[tuple[Seat, ...], ...]
+    #: The trump suit, or ``None`` while the seat cannot know it.
+    trump: Suit | None
+    #: The turned trump card while it is on the table and face up.
+    trump_card: Card | None
+    #: The seat's own hand.
+    hand: tuple[Card, ...]
+    #: How many cards each seat holds.
+    hand_sizes: tuple[int, ...]
+    #: How many face-down cards the stock holds.
+    stock_size: int
+    trick: tuple[Played, ...]
+    tricks: tuple[Trick, ...]
+    to_act: Seat | None
+
+    @property
+    def side_points(self) -> tuple[int, ...]:
+        """The card points each side has captured, as every player may count them."""
+        totals = [0] * len(self.sides)
+        for t in self.tricks:
+            for index, side in enumerate(self.sides):
+                if t.winner in side:
+                    totals[index] += t.points
+        return tuple(totals)
+
+
+@attrs.frozen
+class HandResult:
+    """How a finished hand came out."""
+
+    #: The sides, as in `State.sides`.
+    sides: tuple[tuple[Seat, ...], ...]
+    #: Card points per side, in `sides` order.
+    points: tuple[int, ...]
+    #: The index into `sides` of the winner, or ``None`` for a tie that nobody wins.
+    winner: int | None
+    #: The sides that tied for the top, by index; empty when one side won outright.
+    tied: tuple[int, ...]
+    #: Whether the tie rule deals the hand again (``replay`` and ``replay_double_stake``).
+    replay: bool
+    #: The side that won the last trick.
+    last_trick: int
