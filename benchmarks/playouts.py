@@ -5,9 +5,13 @@ Run: ``python benchmarks/playouts.py [-n GAMES] [--presets spanish-2p,...]``
 Each preset plays N random legal games through the public API
 (``new_game`` -> ``legal_actions``/``apply`` until over -> ``result``). In the same
 run, a minimal hand-written mutable loop of the 2-player game plays N games: the
-floor. Games are timed in batches and the median microseconds per game is
-reported with the median ratio to the floor over rounds in which the games take
-turns, so that the figures compare within one run on a noisy machine. Both sides choose their moves with the same kind of generator.
+floor. A second reference, a minimal loop over immutable tuples, shows what any
+engine with immutable states pays before it checks anything.
+
+Games are timed in batches; the games take turns, batch by batch, so that a slow
+spell of a shared machine hits them all alike. The report gives the median
+microseconds per game and the median of the per-round ratios to the floor. Every
+game chooses its moves with the same kind of generator.
 """
 
 from __future__ import annotations
@@ -34,7 +38,7 @@ def floor_game(rng: random.Random) -> tuple[int, int]:
     hands = [[deck[0], deck[2], deck[4]], [deck[1], deck[3], deck[5]]]
     trump_card = deck[6]
     trump = trump_card[1]
-    talon = deck[7:] + [trump_card]
+    talon = [*deck[7:], trump_card]
     points = [0, 0]
     leader = 0
     for _ in range(20):
@@ -51,6 +55,41 @@ def floor_game(rng: random.Random) -> tuple[int, int]:
             hands[1 - winner].append(talon.pop(0))
         leader = winner
     return points[0], points[1]
+
+
+def immutable_floor_game(rng: random.Random) -> object:
+    """The same game over immutable tuples, rebuilt on every card: no checks, no objects."""
+    deck = FLOOR_DECK[:]
+    rng.shuffle(deck)
+    hands = ((deck[0], deck[2], deck[4]), (deck[1], deck[3], deck[5]))
+    trump_card = deck[6]
+    # (hands, stock, trump card, trick, tricks, to_act)
+    state = (hands, tuple(deck[7:]), trump_card, (), (), 0)
+    while state[5] is not None:
+        hands, stock, turned, trick, tricks, seat = state
+        hand = hands[seat]
+        card = hand[rng.randrange(len(hand))]
+        i = hand.index(card)
+        hands = (*hands[:seat], hand[:i] + hand[i + 1 :], *hands[seat + 1 :])
+        trick = (*trick, (seat, card))
+        if len(trick) < 2:
+            state = (hands, stock, turned, trick, tricks, 1 - seat)
+            continue
+        (leader, lead), (follower, follow) = trick
+        if follow[1] == lead[1]:
+            winner = follower if follow[0] > lead[0] else leader
+        else:
+            winner = follower if follow[1] == trump_card[1] else leader
+        tricks = (*tricks, (leader, trick, winner, lead[2] + follow[2]))
+        talon = stock if turned is None else (*stock, turned)
+        if talon:
+            drawn = [(), ()]
+            drawn[winner] = (*hands[winner], talon[0])
+            drawn[1 - winner] = (*hands[1 - winner], talon[1])
+            hands = (drawn[0], drawn[1])
+            stock, turned = stock[2:], (None if len(talon) == 2 else turned)
+        state = (hands, stock, turned, (), tricks, None if len(tricks) == 20 else winner)
+    return state
 
 
 def library_game(rules: brisca.Rules) -> Callable[[random.Random], object]:
@@ -90,7 +129,7 @@ def measure(
     return {
         name: (
             statistics.median(t),
-            statistics.median(a / b for a, b in zip(t, floor)),
+            statistics.median(a / b for a, b in zip(t, floor, strict=True)),
         )
         for name, t in times.items()
     }
@@ -106,7 +145,10 @@ def main() -> None:
         "--presets", default="spanish-2p,spanish-4p", help="comma-separated preset names"
     )
     args = parser.parse_args()
-    games: dict[str, Callable[[random.Random], object]] = {FLOOR: floor_game}
+    games: dict[str, Callable[[random.Random], object]] = {
+        FLOOR: floor_game,
+        "immutable tuples (2p)": immutable_floor_game,
+    }
     for name in args.presets.split(","):
         games[name] = library_game(brisca.preset(name))
     print(f"{'game':<22} {'median us/game':>15} {'x floor':>8}")

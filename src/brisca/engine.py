@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import functools
 import os
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from brisca.actions import Action, Play, Swap
 from brisca.cards import Card, DeckKind, Suit, deck_cards
@@ -115,7 +115,7 @@ def _deal(table: Table, seed: int | None, order: list[Card], hand_number: int) -
     active = table.active
     dealt = HAND_SIZE * len(active)
     for k, seat in enumerate(active):  # one card at a time round the table
-        hands[seat] = tuple(order[k:dealt:len(active)])
+        hands[seat] = tuple(order[k : dealt : len(active)])
     if rules.turns_card:
         trump_card: Card | None = order[dealt]
         trump: Suit = order[dealt].suit
@@ -200,28 +200,29 @@ def apply(state: State, action: Action) -> State:
     return _play(state, action.card)
 
 
-def trick_winner(cards: Iterable[tuple[int, Card]], trump: Suit | None, table: Table) -> int:
+def trick_winner(cards: Sequence[tuple[int, Card]], trump: Suit | None, table: Table) -> int:
     """The seat that wins a complete trick (SPEC §1.10).
 
     The highest trump wins if any was played, otherwise the highest card of the
     led suit; an off-suit card that is not trump never wins.
     """
+    return _winning(cards, trump, table)[0]
+
+
+def _winning(
+    cards: Sequence[tuple[int, Card]], trump: Suit | None, table: Table
+) -> tuple[int, Card]:
+    """The ``(seat, card)`` winning a trick so far; `cards` must not be empty."""
     strength = table.strength
-    best_seat, best = -1, -1
-    led: Suit | None = None
-    for seat, card in cards:
-        suit = card.suit
-        if led is None:
-            led = suit
-        if suit is trump:
-            key = strength[card] + 100
-        elif suit is led:
-            key = strength[card]
-        else:
-            continue
-        if key > best:
-            best_seat, best = seat, key
-    return best_seat
+    best = cards[0]
+    for played in cards[1:]:
+        card, top = played[1], best[1]
+        if card.suit is top.suit:
+            if strength[card] > strength[top]:
+                best = played
+        elif card.suit is trump:
+            best = played  # the first trump over a non-trump lead
+    return best
 
 
 def _play(state: State, card: Card) -> State:

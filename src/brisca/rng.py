@@ -19,7 +19,7 @@ in any language, can reproduce a seeded game:
    are the mixed-radix digits of ``m``, so every order is equally likely.
 
 >>> Generator(7).shuffle(range(5))
-[3, 0, 1, 2, 4]
+[4, 1, 0, 2, 3]
 """
 
 from __future__ import annotations

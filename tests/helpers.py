@@ -1,0 +1,59 @@
+"""Building hands for rule examples: stacked decks and searched-for finished games."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterable, Sequence
+
+import brisca
+from brisca import Card, Rules, State
+
+
+def stacked(
+    rules: Rules,
+    hands: dict[int, Sequence[str]],
+    trump: str | None = None,
+    stock: Iterable[str] = (),
+    dealer: int | None = None,
+) -> State:
+    """A hand dealt from a deck that gives each listed seat the listed cards.
+
+    Unlisted seats, the rest of the stock and (if `trump` is None) the turned
+    card come from the remaining cards in canonical order.
+    """
+    n = rules.num_players
+    dealer = n - 1 if dealer is None else dealer
+    seats = [(dealer + k) % n for k in range(1, n + 1)]
+    if n == 5:
+        seats = seats[:-1]
+    fixed = [Card.parse(c) for codes in hands.values() for c in codes]
+    fixed += [Card.parse(c) for c in stock] + ([Card.parse(trump)] if trump else [])
+    spare = iter(c for c in rules.cards if c not in fixed)
+    full = {s: [Card.parse(c) for c in hands.get(s, ())] for s in seats}
+    for s in seats:
+        full[s] += [next(spare) for _ in range(3 - len(full[s]))]
+    order = [full[s][k] for k in range(3) for s in seats]
+    if rules.turns_card:
+        order.append(Card.parse(trump) if trump else next(spare))
+    order += [Card.parse(c) for c in stock] + list(spare)
+    return brisca.new_game(rules, deck=order, dealer=dealer)
+
+
+def play(state: State, *codes: str) -> State:
+    """Play the given cards in turn."""
+    for code in codes:
+        state = brisca.apply(state, brisca.Play(code))
+    return state
+
+
+def find_finished(rules: Rules, wanted: Callable[[State], bool], tries: int = 5000) -> State:
+    """A finished random game (seeded, deterministic) for which `wanted` holds."""
+    for seed in range(tries):
+        rng = random.Random(seed)
+        state = brisca.new_game(rules, seed=seed)
+        while not state.is_over:
+            actions = brisca.legal_actions(state)
+            state = brisca.apply(state, actions[rng.randrange(len(actions))])
+        if wanted(state):
+            return state
+    raise AssertionError("no such game found")

@@ -1,0 +1,139 @@
+"""Independent checks of what must hold in every state and across every transition.
+
+These re-derive the rules from SPEC §1 with straightforward code, rather than
+calling the engine's own helpers, so that an engine bug cannot hide itself.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from collections import Counter
+
+import attrs
+
+import brisca
+from brisca import Card, State
+
+
+def oracle_winner(cards: tuple[tuple[int, Card], ...], trump: brisca.Suit | None) -> int:
+    """SPEC §1.10: the highest trump if any was played, else the highest of the led suit."""
+    trumps = [(seat, c) for seat, c in cards if c.suit is trump]
+    led = cards[0][1].suit
+    pool = trumps or [(seat, c) for seat, c in cards if c.suit is led]
+    return max(pool, key=lambda pair: pair[1].strength)[0]
+
+
+def active_seats(state: State) -> list[int]:
+    """Seats in play order after the dealer, without a seat that sits out."""
+    n = state.rules.num_players
+    seats = [(state.dealer + k) % n for k in range(1, n + 1)]
+    return seats[:-1] if state.rules.num_players == 5 else seats
+
+
+def all_cards(state: State) -> list[Card]:
+    cards = [c for hand in state.hands for c in hand]
+    cards += list(state.stock) + [c for _, c in state.trick]
+    cards += [c for t in state.tricks for _, c in t.cards]
+    if state.trump_card is not None:
+        cards.append(state.trump_card)
+    return cards
+
+
+def check_state(state: State) -> None:
+    """Invariants of a single state."""
+    rules = state.rules
+    cards = all_cards(state)
+    assert Counter(cards) == Counter(rules.cards), "cards are not conserved"
+    assert sum(c.points for c in rules.cards) == 120
+    active = active_seats(state)
+    assert sorted(s for side in state.sides for s in side) == sorted(active)
+    for seat in range(rules.num_players):
+        if seat not in active:
+            assert state.hands[seat] == ()
+    # Hand sizes: every active seat holds the same count, less one if it played this trick.
+    played = {seat for seat, _ in state.trick}
+    sizes = {len(state.hands[s]) + (s in played) for s in active}
+    assert len(sizes) == 1, f"uneven hands {state.hands}"
+    remaining = rules.tricks_per_hand - len(state.tricks)
+    assert sizes == {min(3, remaining)}
+    # Turn order: the trick goes round from its leader, who won the last trick.
+    first = state.dealer if rules.first_leader is brisca.FirstLeader.DEALER else active[0]
+    leader = state.tricks[-1].winner if state.tricks else first
+    order = active[active.index(leader) :] + active[: active.index(leader)]
+    assert [s for s, _ in state.trick] == order[: len(state.trick)]
+    if state.is_over:
+        assert remaining == 0 and state.trick == () and brisca.legal_actions(state) == ()
+    else:
+        assert state.to_act == order[len(state.trick)]
+        assert brisca.legal_actions(state), "no legal action before the end"
+    # The trump card is the trump suit while it lies on the table.
+    if state.trump_card is not None:
+        assert state.trump_card.suit is state.trump
+    for t in state.tricks:
+        assert t.winner == oracle_winner(t.cards, state.trump)
+        assert t.points == sum(c.points for _, c in t.cards)
+    assert sum(state.side_points) == sum(t.points for t in state.tricks)
+
+
+def check_observation_hides(state: State, seat: int, rng: random.Random) -> None:
+    """Shuffling the cards `seat` cannot see changes nothing in its observation."""
+    hidden = [c for s, hand in enumerate(state.hands) if s != seat for c in hand]
+    hidden += list(state.stock)
+    rng.shuffle(hidden)
+    it = iter(hidden)
+    hands = tuple(
+        hand if s == seat else tuple(next(it) for _ in hand) for s, hand in enumerate(state.hands)
+    )
+    stock = tuple(next(it) for _ in state.stock)
+    other = attrs.evolve(state, hands=hands, stock=stock, seed=None)
+    assert brisca.observe(other, seat) == brisca.observe(state, seat)
+    mine = brisca.observe(state, seat)
+    assert mine.hand == state.hands[seat]
+    assert mine.hand_sizes == tuple(len(h) for h in state.hands)
+
+
+def check_transition(before: State, action: brisca.Action, after: State) -> None:
+    """What `apply` must do on one step, given it was legal."""
+    seat = before.to_act
+    assert seat is not None
+    assert action.card not in after.hands[seat]
+    if len(after.tricks) == len(before.tricks):
+        assert after.trick == (*before.trick, (seat, action.card))
+        return
+    # A trick completed: it holds every active seat's card and the winner leads next.
+    done = after.tricks[-1]
+    assert done.cards == (*before.trick, (seat, action.card))
+    talon = list(before.stock) + ([before.trump_card] if before.trump_card else [])
+    if talon:
+        active = active_seats(before)
+        k = active.index(done.winner)
+        drawers = active[k:] + active[:k]
+        for j, drawer in enumerate(drawers):
+            assert after.hands[drawer][-1] is talon[j], "draw order is winner first"
+        assert (
+            list(after.stock) + ([after.trump_card] if after.trump_card else [])
+            == talon[len(drawers) :]
+        )
+
+
+def play_random_game(state: State, rng: random.Random, check: bool = True) -> State:
+    """Play random legal actions to the end, checking everything at every step."""
+    while not state.is_over:
+        if check:
+            check_state(state)
+            assert brisca.loads(brisca.dumps(state)) == state
+            check_observation_hides(state, rng.randrange(state.rules.num_players), rng)
+        actions = brisca.legal_actions(state)
+        for action in actions:
+            assert brisca.is_legal(state, action)
+        action = actions[rng.randrange(len(actions))]
+        snapshot = copy.deepcopy(state)
+        text = brisca.dumps(state)
+        after = brisca.apply(state, action)
+        assert state == snapshot and brisca.dumps(state) == text, "apply changed its input"
+        if check:
+            check_transition(state, action, after)
+        state = after
+    check_state(state)
+    return state
