@@ -18,9 +18,13 @@ from brisca.cards import Card, DeckKind, Suit, deck_cards
 from brisca.errors import BriscaError, RulesError
 
 __all__ = [
+    "CapoteDefinition",
+    "DealerRotation",
     "Direction",
+    "FirstDealer",
     "FirstLeader",
     "HandWinRule",
+    "MatchMode",
     "Rules",
     "SitOut",
     "TeamMode",
@@ -108,6 +112,48 @@ class TieRule(enum.Enum):
     LAST_TRICK = "last_trick"
 
 
+class FirstDealer(enum.Enum):
+    """How a match picks its first dealer (SPEC §2.1 `first_dealer`)."""
+
+    #: Each seat cuts; the lowest card deals, the Ace low (S000); ties re-cut [P].
+    CUT_LOW_ACE_LOW = "cut_low_ace_low"
+    #: Each seat cuts; the highest card deals (FOU, RJN, E2); ties re-cut [P].
+    CUT_HIGH = "cut_high"
+    #: A seat drawn at random (S003).
+    RANDOM = "random"
+
+
+class DealerRotation(enum.Enum):
+    """Who deals the next hand of a match (SPEC §2.1 `dealer_rotation`)."""
+
+    #: The next seat in play order (S000, S003, FOU).
+    NEXT = "next"
+    #: The winner of the hand (DP).
+    WINNER_DEALS = "winner_deals"
+
+
+class MatchMode(enum.Enum):
+    """How a match is scored and when it ends (SPEC §2.6 `match_mode`)."""
+
+    #: One hand is the whole match.
+    SINGLE_HAND = "single_hand"
+    #: First to `match_target` hands won (S000).
+    HANDS_WON = "hands_won"
+    #: First to `match_target` game points, from winning margins (S000).
+    GAME_POINTS = "game_points"
+    #: First to `match_target` card points over several hands: rematada (S000).
+    CUMULATIVE_CARD_POINTS = "cumulative_card_points"
+
+
+class CapoteDefinition(enum.Enum):
+    """What counts as a capote for margin points (SPEC §2.6 `capote_definition`)."""
+
+    #: Taking all 120 card points (S000).
+    ALL_POINTS = "all_points"
+    #: Taking every trick (CL).
+    ALL_TRICKS = "all_tricks"
+
+
 #: Trump suits of `TrumpSelection.SUIT_ROTATION`, by hand number mod 4 (CC).
 SUIT_ROTATION = (Suit.OROS, Suit.COPAS, Suit.ESPADAS, Suit.BASTOS)
 
@@ -160,6 +206,38 @@ def _hand_win_rule(value: object) -> HandWinRule:
 
 def _tie_rule(value: object) -> TieRule:
     return _option(TieRule, "tie_rule", value)
+
+
+def _first_dealer(value: object) -> FirstDealer:
+    return _option(FirstDealer, "first_dealer", value)
+
+
+def _dealer_rotation(value: object) -> DealerRotation:
+    return _option(DealerRotation, "dealer_rotation", value)
+
+
+def _match_mode(value: object) -> MatchMode:
+    return _option(MatchMode, "match_mode", value)
+
+
+def _capote_definition(value: object) -> CapoteDefinition:
+    return _option(CapoteDefinition, "capote_definition", value)
+
+
+def _match_target(value: object) -> int:
+    if type(value) is not int or value < 1:
+        raise RulesError(f"match_target must be a positive int; got {value!r}")
+    return value
+
+
+def _flag(name: str, value: object) -> bool:
+    if type(value) is not bool:
+        raise RulesError(f"{name} must be True or False; got {value!r}")
+    return value
+
+
+def _margin_points(value: object) -> bool:
+    return _flag("margin_points", value)
 
 
 def _num_players(value: object) -> int:
@@ -245,6 +323,25 @@ class Rules:
     )
     #: What a tie for the top decides (S000, S002, S003, S004).
     tie_rule: TieRule = attrs.field(default=TieRule.REPLAY, converter=_tie_rule)
+    #: How a match picks its first dealer (S000; FOU, RJN, E2; S003).
+    first_dealer: FirstDealer = attrs.field(
+        default=FirstDealer.CUT_LOW_ACE_LOW, converter=_first_dealer
+    )
+    #: Who deals the next hand of a match (S000, S003, FOU; DP).
+    dealer_rotation: DealerRotation = attrs.field(
+        default=DealerRotation.NEXT, converter=_dealer_rotation
+    )
+    #: How a match is scored and when it ends (S000, S003).
+    match_mode: MatchMode = attrs.field(default=MatchMode.HANDS_WON, converter=_match_mode)
+    #: What ends the match: hands won, game points or card points (S000: 3 or 5; 101 rematada).
+    match_target: int = attrs.field(default=3, converter=_match_target)
+    #: Under ``game_points``, whether a win scores by margin: 61-90 -> 1, 91-119 -> 2,
+    #: capote -> 3 (S000); otherwise every win scores 1.
+    margin_points: bool = attrs.field(default=False, converter=_margin_points)
+    #: What counts as a capote for margin points (S000; CL).
+    capote_definition: CapoteDefinition = attrs.field(
+        default=CapoteDefinition.ALL_POINTS, converter=_capote_definition
+    )
 
     def __attrs_post_init__(self) -> None:
         _validate(self)
