@@ -238,5 +238,9 @@ class HandResult:
     tied: tuple[int, ...]
     #: Whether the tie rule deals the hand again (``replay`` and ``replay_double_stake``).
     replay: bool
-    #: The side that won the last trick.
-    last_trick: int
+    #: The side that won the last trick, or ``None`` when no trick was played.
+    last_trick: int | None
+    #: The seat whose black hand won the round (SPEC §2.5), else ``None``.
+    black_hand: int | None = None
+    #: Whether the hand ended without play (everyone passed in an auction).
+    void: bool = False
