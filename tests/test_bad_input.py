@@ -166,7 +166,7 @@ def _tamper(path: list[object], value: object) -> str:
         (["hands", 0, 0], 5, NotationError, "card codes"),
         (["hands"], [[], [], []], StateError, "3 seats"),
         (["stock", 0], "1O", StateError, "cards are not the pack"),
-        (["trick"], [[0, "1O", 2]], NotationError, "pairs"),
+        (["trick"], [[0, "1O", 2]], NotationError, r"\[int, str\] rows"),
         (["trick"], [[9, "1O"]], StateError, "not a seat"),
         (["tricks", 0, "winner"], 3, StateError, "wrong winner"),
         (["tricks", 0, "points"], 120, StateError, "wrong points"),

@@ -13,6 +13,7 @@ import re
 import unicodedata
 
 from brisca.errors import NotationError
+from brisca.option import Option
 
 __all__ = [
     "Card",
@@ -244,8 +245,10 @@ def _parse_slow(text: str) -> Card:
     )
 
 
-class DeckKind(enum.Enum):
+class DeckKind(Option):
     """Which pack is used (SPEC §2.1 `deck`)."""
+
+    __option__ = "deck"
 
     #: 40 cards: 1-7, Sota, Caballo, Rey in four suits.
     SPANISH40 = "spanish40"

@@ -8,23 +8,41 @@ from __future__ import annotations
 
 import functools
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 
-from brisca.actions import Action, Play, Swap
+import attrs
+
+from brisca.actions import Action, ClaimBlackHand, Play, Signal, Swap
 from brisca.cards import Card, DeckKind, Suit, deck_cards
 from brisca.errors import IllegalActionError, RulesError, StateError
 from brisca.rng import Generator
-from brisca.rules import SUIT_ROTATION, HandWinRule, Rules, TieRule, TrumpCardPosition
-from brisca.state import HandResult, Observation, State, Table, Trick
+from brisca.rules import (
+    SUIT_ROTATION,
+    BlackHand,
+    BlackHandClaim,
+    CannotOvertrump,
+    HandWinRule,
+    Overtrump,
+    PartnerHandVisibility,
+    Rules,
+    Signals,
+    TieRule,
+    TrumpCardPosition,
+    TrumpVisibility,
+)
+from brisca.state import HandResult, Ledger, Observation, State, Table, Trick
+from brisca.tricks import trick_winner, winning
+from brisca.variants import arrastre, black_hand, signals, swaps
 
 __all__ = [
     "apply",
     "is_legal",
+    "known_voids",
     "legal_actions",
     "new_game",
     "observe",
     "result",
-    "trick_winner",
+    "trump_is_public",
 ]
 
 #: Cards dealt to each active seat.
@@ -123,7 +141,22 @@ def _deal(table: Table, seed: int | None, order: list[Card], hand_number: int) -
     else:
         trump_card, trump = None, SUIT_ROTATION[hand_number % 4]
         stock = tuple(order[dealt:])
-    return State(table, seed, trump, trump_card, tuple(hands), stock, (), (), table.first_leader)
+    deal = tuple(hands)
+    state = State(
+        table, seed, trump, trump_card, deal, stock, (), (), table.first_leader, Ledger(deal)
+    )
+    return _after_cards_move(state)
+
+
+def _after_cards_move(state: State) -> State:
+    """End the hand if a black hand that wins by itself has just formed (SPEC §2.5)."""
+    rules = state.table.rules
+    if rules.black_hand is BlackHand.OFF or rules.black_hand_claim is not BlackHandClaim.AUTOMATIC:
+        return state
+    seat = black_hand.holder(state)
+    if seat is None:
+        return state
+    return attrs.evolve(state, to_act=None, ledger=attrs.evolve(state.ledger, black_hand=seat))
 
 
 def _not_a_state(state: object) -> StateError:
@@ -132,11 +165,6 @@ def _not_a_state(state: object) -> StateError:
 
 # One Play per card: legal_actions hands these out instead of building new ones.
 _PLAYS = {c: Play(c) for c in deck_cards(DeckKind.SPANISH48)}
-
-
-def _playable(state: State, seat: int) -> tuple[tuple[Card, ...], str]:
-    """The cards `seat` may play now, and the rule that narrows them (empty when free)."""
-    return state.hands[seat], ""
 
 
 def _refusal(state: State, action: object) -> str | None:
@@ -149,11 +177,32 @@ def _refusal(state: State, action: object) -> str | None:
         card = action.card  # type: ignore[attr-defined]
         if card not in state.hands[seat]:
             return f"{card} is not in the hand of seat {seat}, the seat to act"
-        allowed, rule = _playable(state, seat)
+        if state.table.free_play:
+            return None
+        allowed, rule = arrastre.playable(state, seat)
         return None if card in allowed else rule
+    if kind not in _EXTRA_ACTIONS:
+        return f"not a brisca action: {action!r}"
+    if seat is None:
+        return "the hand is over"
     if kind is Swap:
-        return "swaps are off in these rules"
-    return f"not a brisca action: {action!r}"
+        return swaps.refusal(state, seat, action.card)  # type: ignore[attr-defined]
+    if kind is ClaimBlackHand:
+        return black_hand.refusal(state, seat)
+    return signals.refusal(state, seat, action.name)  # type: ignore[attr-defined]
+
+
+_EXTRA_ACTIONS = (Swap, ClaimBlackHand, Signal)
+
+
+def _extra_actions(state: State, seat: int) -> tuple[Action, ...]:
+    """The legal actions besides plays, in a fixed order: claim, swaps, signals."""
+    found: list[Action] = []
+    if black_hand.refusal(state, seat) is None:
+        found.append(ClaimBlackHand())
+    found += [Swap(c) for c in swaps.offered(state, seat)]
+    found += [Signal(name) for name in signals.offered(state, seat)]
+    return tuple(found)
 
 
 def legal_actions(state: State) -> tuple[Action, ...]:
@@ -167,8 +216,12 @@ def legal_actions(state: State) -> tuple[Action, ...]:
     seat = state.to_act
     if seat is None:
         return ()
-    plays = _PLAYS
-    return tuple([plays[c] for c in _playable(state, seat)[0]])
+    table = state.table
+    cards = state.hands[seat] if table.free_play else arrastre.playable(state, seat)[0]
+    plays = tuple(map(_PLAYS.__getitem__, cards))
+    if table.has_extras:
+        return _extra_actions(state, seat) + plays
+    return plays
 
 
 def is_legal(state: State, action: Action) -> bool:
@@ -197,32 +250,17 @@ def apply(state: State, action: Action) -> State:
     reason = _refusal(state, action)
     if reason is not None:
         raise IllegalActionError(reason)
-    return _play(state, action.card)
-
-
-def trick_winner(cards: Sequence[tuple[int, Card]], trump: Suit | None, table: Table) -> int:
-    """The seat that wins a complete trick (SPEC §1.10).
-
-    The highest trump wins if any was played, otherwise the highest card of the
-    led suit; an off-suit card that is not trump never wins.
-    """
-    return _winning(cards, trump, table)[0]
-
-
-def _winning(
-    cards: Sequence[tuple[int, Card]], trump: Suit | None, table: Table
-) -> tuple[int, Card]:
-    """The ``(seat, card)`` winning a trick so far; `cards` must not be empty."""
-    strength = table.strength
-    best = cards[0]
-    for played in cards[1:]:
-        card, top = played[1], best[1]
-        if card.suit is top.suit:
-            if strength[card] > strength[top]:
-                best = played
-        elif card.suit is trump:
-            best = played  # the first trump over a non-trump lead
-    return best
+    if isinstance(action, Play):
+        return _play(state, action.card)
+    seat: int = state.to_act  # type: ignore[assignment]
+    if isinstance(action, Swap):
+        hands, trump_card, ledger = swaps.apply(state, seat, action.card)
+        state = attrs.evolve(state, hands=hands, trump_card=trump_card, ledger=ledger)
+        return _after_cards_move(state)
+    if isinstance(action, ClaimBlackHand):
+        return attrs.evolve(state, to_act=None, ledger=attrs.evolve(state.ledger, black_hand=seat))
+    assert isinstance(action, Signal)
+    return attrs.evolve(state, ledger=signals.apply(state, seat, action.name))
 
 
 def _play(state: State, card: Card) -> State:
@@ -244,25 +282,31 @@ def _play(state: State, card: Card) -> State:
             trick,
             state.tricks,
             table.next_seat[seat],
+            state.ledger,
         )
     winner = trick_winner(trick, state.trump, table)
     points = table.points
     done = Trick(trick[0][0], trick, winner, sum([points[c] for _, c in trick]))
     tricks = (*state.tricks, done)
-    stock, trump_card = state.stock, state.trump_card
-    if stock or trump_card is not None:
-        # Draw in play order from the winner; the turned card is the last one drawn.
-        talon = stock if trump_card is None else (*stock, trump_card)
-        order = table.rotation[winner]
-        for k, drawer in enumerate(order):
-            hands[drawer] += (talon[k],)
-        stock = stock[len(order) :]
-        if len(talon) == len(order):
-            trump_card = None
+    stock, trump_card, ledger = state.stock, state.trump_card, state.ledger
     to_act = None if len(tricks) == table.tricks_total else winner
-    return State(
-        table, state.seed, state.trump, trump_card, tuple(hands), stock, (), tricks, to_act
+    if not stock and trump_card is None:
+        return State(
+            table, state.seed, state.trump, None, tuple(hands), (), (), tricks, to_act, ledger
+        )
+    # Draw in play order from the winner; the turned card is the last one drawn.
+    talon = stock if trump_card is None else (*stock, trump_card)
+    order = table.rotation[winner]
+    for k, drawer in enumerate(order):
+        hands[drawer] += (talon[k],)
+    stock = stock[len(order) :]
+    if len(talon) == len(order) and trump_card is not None:
+        ledger = attrs.evolve(ledger, pinta_drawn=(order[-1], trump_card))
+        trump_card = None
+    after = State(
+        table, state.seed, state.trump, trump_card, tuple(hands), stock, (), tricks, to_act, ledger
     )
+    return _after_cards_move(after)
 
 
 def result(state: State) -> HandResult:
@@ -277,7 +321,10 @@ def result(state: State) -> HandResult:
         raise StateError("the hand is not over yet: no result")
     rules, table = state.rules, state.table
     points = state.side_points
-    last = table.side_of[state.tricks[-1].winner]
+    last = table.side_of[state.tricks[-1].winner] if state.tricks else None
+    holder = state.ledger.black_hand
+    if holder is not None:
+        return HandResult(table.sides, points, table.side_of[holder], (), False, last, holder)
     if rules.hand_win_rule is HandWinRule.OVER_60:
         tied = tuple(i for i, p in enumerate(points) if p >= 60)  # 60-60 when two are here
     else:
@@ -291,27 +338,97 @@ def result(state: State) -> HandResult:
 
 
 def observe(state: State, seat: int) -> Observation:
-    """What `seat` may know: its own hand and everything played in view.
+    """What `seat` may know: its own hand and everything done in view.
+
+    Hidden: the other hands, the stock's order and, under cubierta, the covered
+    trump card and suit until a trump is played or the card is drawn.
 
     Raises:
         StateError: `state` is not a State, or `seat` is not a seat of it.
     """
     if type(state) is not State:
         raise _not_a_state(state)
-    n = state.rules.num_players
+    table, rules = state.table, state.rules
+    n = rules.num_players
     if type(seat) is not int or not 0 <= seat < n:
         raise StateError(f"seat must be from 0 to {n - 1}, got {seat!r}")
+    ledger = state.ledger
+    shown = trump_is_public(state)
+    side = table.side_of[seat]
+    partners = table.sides[side] if side >= 0 else ()
+    seen_signals = ledger.signals
+    if rules.signals is Signals.TEAM_PRIVATE:
+        seen_signals = tuple(s for s in seen_signals if s.seat in partners)
+    partner_hands: tuple[tuple[int, tuple[Card, ...]], ...] = ()
+    if rules.partner_hand_visibility is PartnerHandVisibility.SHOW_AFTER_DEAL:
+        partner_hands = tuple((p, ledger.dealt[p]) for p in partners if p != seat)
     return Observation(
         seat,
-        state.rules,
+        rules,
         state.dealer,
         state.sides,
-        state.trump,
-        state.trump_card,
+        state.trump if shown else None,
+        state.trump_card if shown else None,
         state.hands[seat],
         tuple(len(h) for h in state.hands),
         len(state.stock),
         state.trick,
         state.tricks,
         state.to_act,
+        ledger.swaps,
+        seen_signals,
+        partner_hands,
+        ledger.pinta_drawn,
+        ledger.black_hand,
+        known_voids(state),
+    )
+
+
+def trump_is_public(state: State) -> bool:
+    """Whether everyone knows the trump suit: always, save a still-covered cubierta card."""
+    if state.table.rules.trump_visibility is TrumpVisibility.FACE_UP or state.trump_card is None:
+        return True
+    trump = state.trump
+    return any(c.suit is trump for _, c in state.trick) or any(
+        c.suit is trump for t in state.tricks for _, c in t.cards
+    )
+
+
+def known_voids(state: State) -> tuple[frozenset[Suit], ...]:
+    """For each seat, the suits arrastre play has shown it holds none of.
+
+    A follower that does not follow the led suit is void in it; one that also
+    plays no trump when the duty to trump binds it is void in trumps. Only tricks
+    after the last draw count, since a draw can refill a suit.
+    """
+    rules, table = state.rules, state.table
+    voids: list[set[Suit]] = [set() for _ in range(rules.num_players)]
+    if table.free_play:
+        return tuple(frozenset(v) for v in voids)
+    draw_rounds = (len(rules.cards) - HAND_SIZE * table.seats_in_play) // table.seats_in_play
+    tricks = [t.cards for t in state.tricks] + ([state.trick] if state.trick else [])
+    for k, cards in enumerate(tricks):
+        if k < draw_rounds:
+            continue
+        led = cards[0][1].suit
+        for j in range(1, len(cards)):
+            seat, card = cards[j]
+            if card.suit is led:
+                continue
+            voids[seat].add(led)
+            if card.suit is not state.trump and _must_trump_when_void(state, cards[:j], seat):
+                voids[seat].add(state.trump)  # type: ignore[arg-type]
+    return tuple(frozenset(v) for v in voids)
+
+
+def _must_trump_when_void(state: State, before: tuple[tuple[int, Card], ...], seat: int) -> bool:
+    """Whether a seat void in the led suit had to play any trump it held."""
+    rules, table = state.rules, state.table
+    win_seat, win = winning(before, state.trump, table)
+    if rules.arrastre_partner_relief and table.side_of[win_seat] == table.side_of[seat]:
+        return False
+    return (
+        win.suit is not state.trump
+        or rules.arrastre_overtrump is Overtrump.ANY_TRUMP
+        or rules.arrastre_cannot_overtrump is CannotOvertrump.MUST_UNDERTRUMP
     )

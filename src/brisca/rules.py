@@ -10,14 +10,21 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterable, Mapping
-from typing import Any, TypeVar
+from types import MappingProxyType
+from typing import Any
 
 import attrs
 
-from brisca.cards import Card, DeckKind, Suit, deck_cards
+from brisca.cards import TRICK_ORDER, Card, DeckKind, Suit, deck_cards
 from brisca.errors import BriscaError, RulesError
+from brisca.option import Option
 
 __all__ = [
+    "SUIT_ROTATION",
+    "SWAP_BUNDLES",
+    "BlackHand",
+    "BlackHandClaim",
+    "CannotOvertrump",
     "CapoteDefinition",
     "DealerRotation",
     "Direction",
@@ -25,16 +32,28 @@ __all__ = [
     "FirstLeader",
     "HandWinRule",
     "MatchMode",
+    "Overtrump",
+    "PartnerHandVisibility",
+    "PlayObligation",
+    "RankScheme",
     "Rules",
+    "SignalHonesty",
+    "SignalTiming",
+    "SignalVocabulary",
+    "Signals",
     "SitOut",
+    "SwapDeadline",
+    "SwapRequirement",
+    "SwapTiming",
     "TeamMode",
     "TieRule",
     "TrumpCardPosition",
     "TrumpSelection",
+    "TrumpVisibility",
 ]
 
 
-class TeamMode(enum.Enum):
+class TeamMode(Option):
     """How seats form sides (SPEC §2.1 `team_mode`)."""
 
     #: Every seat plays for itself (2, 3, 4 or 6 players).
@@ -47,14 +66,14 @@ class TeamMode(enum.Enum):
     SIT_OUT_PARTNERS = "sit_out_partners"
 
 
-class Direction(enum.Enum):
+class Direction(Option):
     """Which physical way play goes round; for display only, it changes no rule."""
 
     CCW = "ccw"
     CW = "cw"
 
 
-class FirstLeader(enum.Enum):
+class FirstLeader(Option):
     """Who leads the first trick (SPEC §2.1 `first_leader`)."""
 
     #: The seat after the dealer (all seeds).
@@ -63,7 +82,7 @@ class FirstLeader(enum.Enum):
     DEALER = "dealer"
 
 
-class TrumpCardPosition(enum.Enum):
+class TrumpCardPosition(Option):
     """Where a seeded shuffle takes the turned card from; `deck=` orders never change."""
 
     #: The card after the deal (seeds).
@@ -72,7 +91,7 @@ class TrumpCardPosition(enum.Enum):
     BOTTOM_OF_DECK = "bottom_of_deck"
 
 
-class TrumpSelection(enum.Enum):
+class TrumpSelection(Option):
     """How the trump suit is chosen (SPEC §2.1 `trump_selection`)."""
 
     #: The card after the deal is turned up; its suit is trump (seeds).
@@ -81,14 +100,14 @@ class TrumpSelection(enum.Enum):
     SUIT_ROTATION = "suit_rotation"
 
 
-class SitOut(enum.Enum):
+class SitOut(Option):
     """Who sits out when the table has more seats than places (SPEC §2.1 `sit_out`)."""
 
     #: The dealer sits out; seats d+1..d+4 form {d+1, d+3} against {d+2, d+4}.
     DEALER_SITS_OUT = "dealer_sits_out"
 
 
-class HandWinRule(enum.Enum):
+class HandWinRule(Option):
     """Who wins a hand on card points (SPEC §2.6 `hand_win_rule`)."""
 
     #: Two sides: more than 60 wins, 60-60 is a tie (S000, S004).
@@ -97,7 +116,7 @@ class HandWinRule(enum.Enum):
     HIGHEST = "highest"
 
 
-class TieRule(enum.Enum):
+class TieRule(Option):
     """What a tie for the top decides (SPEC §2.6 `tie_rule`)."""
 
     #: The hand is drawn (S002).
@@ -112,7 +131,7 @@ class TieRule(enum.Enum):
     LAST_TRICK = "last_trick"
 
 
-class FirstDealer(enum.Enum):
+class FirstDealer(Option):
     """How a match picks its first dealer (SPEC §2.1 `first_dealer`)."""
 
     #: Each seat cuts; the lowest card deals, the Ace low (S000); ties re-cut [P].
@@ -123,7 +142,7 @@ class FirstDealer(enum.Enum):
     RANDOM = "random"
 
 
-class DealerRotation(enum.Enum):
+class DealerRotation(Option):
     """Who deals the next hand of a match (SPEC §2.1 `dealer_rotation`)."""
 
     #: The next seat in play order (S000, S003, FOU).
@@ -132,7 +151,7 @@ class DealerRotation(enum.Enum):
     WINNER_DEALS = "winner_deals"
 
 
-class MatchMode(enum.Enum):
+class MatchMode(Option):
     """How a match is scored and when it ends (SPEC §2.6 `match_mode`)."""
 
     #: One hand is the whole match.
@@ -145,7 +164,7 @@ class MatchMode(enum.Enum):
     CUMULATIVE_CARD_POINTS = "cumulative_card_points"
 
 
-class CapoteDefinition(enum.Enum):
+class CapoteDefinition(Option):
     """What counts as a capote for margin points (SPEC §2.6 `capote_definition`)."""
 
     #: Taking all 120 card points (S000).
@@ -154,90 +173,155 @@ class CapoteDefinition(enum.Enum):
     ALL_TRICKS = "all_tricks"
 
 
-#: Trump suits of `TrumpSelection.SUIT_ROTATION`, by hand number mod 4 (CC).
-SUIT_ROTATION = (Suit.OROS, Suit.COPAS, Suit.ESPADAS, Suit.BASTOS)
+class TrumpVisibility(Option):
+    """Whether the turned card lies face up (SPEC §2.2 `trump_visibility`)."""
 
-E = TypeVar("E", bound=enum.Enum)
-
-
-def _option(kind: type[E], name: str, value: object) -> E:
-    """Read an enum option from its member or its string value."""
-    if isinstance(value, kind):
-        return value
-    try:
-        return kind(value)
-    except (ValueError, TypeError):
-        choices = ", ".join(repr(m.value) for m in kind)
-        raise RulesError(f"{name} must be one of {choices}; got {value!r}") from None
+    #: Face up for everyone to see (S000, S002, S004).
+    FACE_UP = "face_up"
+    #: Brisca cubierta: face down until the first trump is played or the card is drawn (S000).
+    CUBIERTA = "cubierta"
 
 
-# Named converters, one per enum option (the attrs mypy plugin needs named functions).
-def _team_mode(value: object) -> TeamMode:
-    return _option(TeamMode, "team_mode", value)
+class SwapTiming(Option):
+    """When a seat may exchange a trump for the turned card (SPEC §2.3 `swap_timing`)."""
+
+    #: At any moment (S002, WB); offered to the seat to act, before it plays.
+    ANY_TIME = "any_time"
+    #: On one's own turn, before playing (S003).
+    OWN_TURN_BEFORE_PLAY = "own_turn_before_play"
+    #: Only the winner of the last trick, after the draw and before leading (S004 [P]).
+    AFTER_WINNING_TRICK = "after_winning_trick"
+    #: Only before the first trick is led (the Italian deuce rule).
+    PRE_FIRST_TRICK_ONLY = "pre_first_trick_only"
 
 
-def _direction(value: object) -> Direction:
-    return _option(Direction, "direction", value)
+class SwapRequirement(Option):
+    """Whether a swap needs a trick won first (SPEC §2.3 `swap_requires_trick_won`)."""
+
+    __option__ = "swap_requires_trick_won"
+
+    NONE = "none"
+    #: The swapping seat itself has won a trick (S003, WB).
+    PLAYER = "player"
+    #: The swapping seat's side has won a trick.
+    SIDE = "side"
 
 
-def _deck(value: object) -> DeckKind:
-    return _option(DeckKind, "deck", value)
+class SwapDeadline(Option):
+    """Until when swaps are allowed (SPEC §2.3 `swap_deadline`)."""
+
+    #: While the turned card is on the table.
+    PINTA_ON_TABLE = "pinta_on_table"
+    #: While at least one face-down card remains besides it (S003, WB).
+    STOCK_NONEMPTY = "stock_nonempty"
+    #: While the talon holds more than one round of draws (NC [P]).
+    BEFORE_PENULTIMATE_TRICK = "before_penultimate_trick"
 
 
-def _first_leader(value: object) -> FirstLeader:
-    return _option(FirstLeader, "first_leader", value)
+class PlayObligation(Option):
+    """Whether followers must follow, beat and trump (SPEC §2.4 `play_obligation`)."""
+
+    #: Any card, always (S000, S002, S004).
+    FREE = "free"
+    #: Arrastre once the talon is exhausted (S004).
+    ARRASTRE_AFTER_STOCK = "arrastre_after_stock"
+    #: Arrastre from the first trick (NC).
+    ARRASTRE_WHOLE_HAND = "arrastre_whole_hand"
 
 
-def _trump_card_position(value: object) -> TrumpCardPosition:
-    return _option(TrumpCardPosition, "trump_card_position", value)
+class Overtrump(Option):
+    """Whether a trump must beat a trump already played (SPEC §2.4 `arrastre_overtrump`)."""
+
+    __option__ = "arrastre_overtrump"
+
+    #: Over a winning trump, only a higher trump will do, if the seat has one (TS "pisar").
+    REQUIRED = "required"
+    #: Any trump satisfies the duty to trump (S004 literal).
+    ANY_TRUMP = "any_trump"
 
 
-def _trump_selection(value: object) -> TrumpSelection:
-    return _option(TrumpSelection, "trump_selection", value)
+class CannotOvertrump(Option):
+    """What a seat void in the led suit plays when it cannot overtrump (SPEC §2.4)."""
+
+    __option__ = "arrastre_cannot_overtrump"
+
+    #: Any card.
+    FREE = "free"
+    #: A lower trump, if it has one (TS "contrafallar").
+    MUST_UNDERTRUMP = "must_undertrump"
 
 
-def _sit_out(value: object) -> SitOut:
-    return _option(SitOut, "sit_out", value)
+class BlackHand(Option):
+    """The black hand: the 1, 3 and 12 of trumps in one hand win the round (SPEC §2.5)."""
+
+    OFF = "off"
+    #: Only a dealt black hand counts.
+    DEAL_ONLY = "deal_only"
+    #: A black hand counts whenever it forms: after the deal, a draw or a swap [P].
+    ANY_TIME = "any_time"
 
 
-def _hand_win_rule(value: object) -> HandWinRule:
-    return _option(HandWinRule, "hand_win_rule", value)
+class BlackHandClaim(Option):
+    """How a black hand wins (SPEC §2.5 `black_hand_claim`)."""
+
+    #: Its holder shows it, on its turn, before its next play (S003 "show the cards").
+    DECLARE = "declare"
+    #: The engine ends the hand the moment it forms.
+    AUTOMATIC = "automatic"
 
 
-def _tie_rule(value: object) -> TieRule:
-    return _option(TieRule, "tie_rule", value)
+class Signals(Option):
+    """Partnership signals, señas (SPEC §2.9 `signals`)."""
+
+    NONE = "none"
+    #: Signals everyone sees, as real gestures are (AW).
+    PUBLIC = "public"
+    #: Signals only the signaller's partners see (idealised covert signalling).
+    TEAM_PRIVATE = "team_private"
 
 
-def _first_dealer(value: object) -> FirstDealer:
-    return _option(FirstDealer, "first_dealer", value)
+class SignalVocabulary(Option):
+    """Which signals exist and what they say (SPEC §2.9 `signal_vocabulary`)."""
+
+    #: lip_bite: the trump 1 without the 3; shoulder: the 3 without the 1; wink: both;
+    #: head_shake: no trumps (S000).
+    S000 = "s000"
+    #: lips: the trump 1; wink: the 3 (a mouth twist); eyes_up: the 12; shoulder: the 11
+    #: or the 10 (the tongue) (WBi, RDO, AW, ALB).
+    TRADITIONAL = "traditional"
 
 
-def _dealer_rotation(value: object) -> DealerRotation:
-    return _option(DealerRotation, "dealer_rotation", value)
+class SignalTiming(Option):
+    """When signals may be made (SPEC §2.9 `signal_timing`)."""
+
+    #: Before the hand, which here is each seat's turn in the first trick, before it plays (S000).
+    PRE_HAND = "pre_hand"
+    #: From the second trick on (WBi).
+    AFTER_FIRST_TRICK = "after_first_trick"
 
 
-def _match_mode(value: object) -> MatchMode:
-    return _option(MatchMode, "match_mode", value)
+class SignalHonesty(Option):
+    """Signals must be true (SPEC §2.9): the engine refuses a false one."""
+
+    ENFORCED = "enforced"
 
 
-def _capote_definition(value: object) -> CapoteDefinition:
-    return _option(CapoteDefinition, "capote_definition", value)
+class PartnerHandVisibility(Option):
+    """Whether partners see each other's hands (SPEC §2.1 `partner_hand_visibility`)."""
+
+    NONE = "none"
+    #: Each seat sees the cards its partners were dealt (WB).
+    SHOW_AFTER_DEAL = "show_after_deal"
 
 
-def _match_target(value: object) -> int:
-    if type(value) is not int or value < 1:
-        raise RulesError(f"match_target must be a positive int; got {value!r}")
-    return value
+class RankScheme(Option):
+    """Card order and points (SPEC §2.6 `rank_scheme`)."""
 
-
-def _flag(name: str, value: object) -> bool:
-    if type(value) is not bool:
-        raise RulesError(f"{name} must be True or False; got {value!r}")
-    return value
-
-
-def _margin_points(value: object) -> bool:
-    return _flag("margin_points", value)
+    #: 1, 3, 12, 11, 10, (9, 8,) 7 ... 2; 1 = 11, 3 = 10 points.
+    STANDARD = "standard"
+    #: The Chilean porteña order, weakly sourced (one blog, CL): the 2 takes the 3's place,
+    #: 1, 2, 12, 11, 10, 7 ... 4, 3; the 2 is worth 10 and the 3 nothing.
+    CHILEAN_TWO_HIGH = "chilean_two_high"
 
 
 def _num_players(value: object) -> int:
@@ -276,9 +360,38 @@ def _default_win_rule(rules: Any) -> HandWinRule:
     return HandWinRule.HIGHEST if individual and rules.num_players > 2 else HandWinRule.OVER_60
 
 
+#: Trump suits of `TrumpSelection.SUIT_ROTATION`, by hand number mod 4 (CC).
+SUIT_ROTATION = (Suit.OROS, Suit.COPAS, Suit.ESPADAS, Suit.BASTOS)
+
+#: Trick order of `RankScheme.CHILEAN_TWO_HIGH`, strongest first (CL).
+CHILEAN_ORDER = (1, 2, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3)
+
+
+def _is_bool(rules: Rules, attribute: attrs.Attribute[bool], value: object) -> None:
+    if type(value) is not bool:
+        raise RulesError(f"{attribute.name} must be True or False; got {value!r}")
+
+
+def _match_target(value: object) -> int:
+    if type(value) is not int or value < 1:
+        raise RulesError(f"match_target must be a positive int; got {value!r}")
+    return value
+
+
+def _swap_max_per_trick(value: object) -> int:
+    if type(value) is not int or value not in (0, 1):
+        raise RulesError(f"swap_max_per_trick must be 0 (unlimited) or 1; got {value!r}")
+    return value
+
+
 @attrs.frozen(cache_hash=True)
 class Rules:
     """The options that select a variant. ``Rules()`` is the classic Spanish 2-player game.
+
+    Options read from their enum members or their text values, so
+    ``Rules(deck="spanish48")`` works. The fields are grouped as in the rules
+    specification: table and deal (§2.1), cubierta (§2.2), swaps (§2.3),
+    arrastre (§2.4), black hand (§2.5), results and matches (§2.6), signals (§2.9).
 
     >>> Rules(num_players=4, team_mode="partners_opposite").team_mode
     <TeamMode.PARTNERS_OPPOSITE: 'partners_opposite'>
@@ -288,59 +401,133 @@ class Rules:
     brisca.errors.RulesError: num_players=6 with deck='spanish40' ... use deck='spanish48' or ...
     """
 
+    # §2.1 Table, deck, deal.
     #: Seats at the table, 2 to 6 (S000, S002).
     num_players: int = attrs.field(default=2, converter=_num_players)
     #: How seats form sides (S000, S002, CC).
-    team_mode: TeamMode = attrs.field(default=TeamMode.INDIVIDUAL, converter=_team_mode)
+    team_mode: TeamMode = attrs.field(default=TeamMode.INDIVIDUAL, converter=TeamMode)
     #: Physical direction of play, for display only.
-    direction: Direction = attrs.field(default=Direction.CCW, converter=_direction)
+    direction: Direction = attrs.field(default=Direction.CCW, converter=Direction)
     #: The pack (S000, S004, WB, CC, DON, WBi).
-    deck: DeckKind = attrs.field(default=DeckKind.SPANISH40, converter=_deck)
+    deck: DeckKind = attrs.field(default=DeckKind.SPANISH40, converter=DeckKind)
     #: Cards taken out of the pack, publicly; by default the 2 of bastos with 3 players and
     #: 40 cards (S004, VC [P]), otherwise none. ``"all_twos"`` removes the four 2s (LUD, DON).
     removed_cards: tuple[Card, ...] = attrs.field(
         default=attrs.Factory(_default_removed, takes_self=True), converter=_removed_cards
     )
     #: Who leads the first trick (seeds; ABT).
-    first_leader: FirstLeader = attrs.field(
-        default=FirstLeader.DEALER_RIGHT, converter=_first_leader
-    )
+    first_leader: FirstLeader = attrs.field(default=FirstLeader.DEALER_RIGHT, converter=FirstLeader)
     #: Where a seeded shuffle takes the turned card from (seeds; NC, VC).
     trump_card_position: TrumpCardPosition = attrs.field(
-        default=TrumpCardPosition.NEXT_AFTER_DEAL,
-        converter=_trump_card_position,
+        default=TrumpCardPosition.NEXT_AFTER_DEAL, converter=TrumpCardPosition
     )
     #: How the trump suit is chosen (seeds; CC).
     trump_selection: TrumpSelection = attrs.field(
-        default=TrumpSelection.TURNED_CARD, converter=_trump_selection
+        default=TrumpSelection.TURNED_CARD, converter=TrumpSelection
     )
     #: Who sits out with 5 players (S000; PGC, TS).
-    sit_out: SitOut = attrs.field(default=SitOut.DEALER_SITS_OUT, converter=_sit_out)
-    #: Who wins a hand on points; by default ``over_60`` for two sides, else ``highest``.
-    hand_win_rule: HandWinRule = attrs.field(
-        default=attrs.Factory(_default_win_rule, takes_self=True),
-        converter=_hand_win_rule,
+    sit_out: SitOut = attrs.field(default=SitOut.DEALER_SITS_OUT, converter=SitOut)
+    #: Whether partners see each other's dealt cards (WB, CC).
+    partner_hand_visibility: PartnerHandVisibility = attrs.field(
+        default=PartnerHandVisibility.NONE, converter=PartnerHandVisibility
     )
-    #: What a tie for the top decides (S000, S002, S003, S004).
-    tie_rule: TieRule = attrs.field(default=TieRule.REPLAY, converter=_tie_rule)
     #: How a match picks its first dealer (S000; FOU, RJN, E2; S003).
     first_dealer: FirstDealer = attrs.field(
-        default=FirstDealer.CUT_LOW_ACE_LOW, converter=_first_dealer
+        default=FirstDealer.CUT_LOW_ACE_LOW, converter=FirstDealer
     )
     #: Who deals the next hand of a match (S000, S003, FOU; DP).
     dealer_rotation: DealerRotation = attrs.field(
-        default=DealerRotation.NEXT, converter=_dealer_rotation
+        default=DealerRotation.NEXT, converter=DealerRotation
     )
+
+    # §2.2 Brisca cubierta.
+    #: Whether the turned card lies face up or covered (S000).
+    trump_visibility: TrumpVisibility = attrs.field(
+        default=TrumpVisibility.FACE_UP, converter=TrumpVisibility
+    )
+
+    # §2.3 Trump-card swap (cambiar la muestra).
+    #: Whether swaps are played at all; S002, S004 and NC say to agree beforehand.
+    swap_enabled: bool = attrs.field(default=False, validator=_is_bool)
+    #: The 7 of trumps may take a high turned card: 1, 3, 12, 11, 10 (S002, S003, S004).
+    swap_seven_for_high: bool = attrs.field(default=True, validator=_is_bool)
+    #: The 2 of trumps may take a low turned card: 9 down to 4, a swapped-in 7 included.
+    swap_two_for_low: bool = attrs.field(default=True, validator=_is_bool)
+    #: Before the first trick is led, the 2 may take a high turned card (S002).
+    swap_two_for_high_pre_first_trick: bool = attrs.field(default=False, validator=_is_bool)
+    #: In that window the 2 comes before the 7: only the 2 may take a high card before the
+    #: first lead, only the 7 from then on (S002).
+    swap_two_precedence: bool = attrs.field(default=False, validator=_is_bool)
+    #: When a swap may be made (S002, WB; S003; S004; the Italian deuce rule).
+    swap_timing: SwapTiming = attrs.field(default=SwapTiming.ANY_TIME, converter=SwapTiming)
+    #: Whether a swap needs a trick won first (S003, WB).
+    swap_requires_trick_won: SwapRequirement = attrs.field(
+        default=SwapRequirement.NONE, converter=SwapRequirement
+    )
+    #: At most this many swaps per trick, counted table-wide; 0 is unlimited (S003).
+    swap_max_per_trick: int = attrs.field(default=0, converter=_swap_max_per_trick)
+    #: Until when swaps are allowed (S003, WB; NC).
+    swap_deadline: SwapDeadline = attrs.field(
+        default=SwapDeadline.PINTA_ON_TABLE, converter=SwapDeadline
+    )
+
+    # §2.4 Arrastre.
+    #: Whether and when followers must follow, beat and trump (S004; NC).
+    play_obligation: PlayObligation = attrs.field(
+        default=PlayObligation.FREE, converter=PlayObligation
+    )
+    #: A follower of the led suit must beat the winning card if it can (S004; NC: False).
+    arrastre_must_beat: bool = attrs.field(default=True, validator=_is_bool)
+    #: Over a winning trump, whether a higher trump is required (TS; S004).
+    arrastre_overtrump: Overtrump = attrs.field(default=Overtrump.REQUIRED, converter=Overtrump)
+    #: What a seat that cannot overtrump plays (TS).
+    arrastre_cannot_overtrump: CannotOvertrump = attrs.field(
+        default=CannotOvertrump.FREE, converter=CannotOvertrump
+    )
+    #: A seat whose partner is winning the trick need not trump (WB "boarding").
+    arrastre_partner_relief: bool = attrs.field(default=False, validator=_is_bool)
+
+    # §2.5 Black hand.
+    #: Whether the 1, 3 and 12 of trumps in one hand win the round (S003).
+    black_hand: BlackHand = attrs.field(default=BlackHand.OFF, converter=BlackHand)
+    #: Whether the holder declares it or it wins by itself (S003).
+    black_hand_claim: BlackHandClaim = attrs.field(
+        default=BlackHandClaim.DECLARE, converter=BlackHandClaim
+    )
+
+    # §2.6 Results, ties, match.
+    #: Who wins a hand on points; by default ``over_60`` for two sides, else ``highest``.
+    hand_win_rule: HandWinRule = attrs.field(
+        default=attrs.Factory(_default_win_rule, takes_self=True), converter=HandWinRule
+    )
+    #: What a tie for the top decides (S000, S002, S003, S004).
+    tie_rule: TieRule = attrs.field(default=TieRule.REPLAY, converter=TieRule)
     #: How a match is scored and when it ends (S000, S003).
-    match_mode: MatchMode = attrs.field(default=MatchMode.HANDS_WON, converter=_match_mode)
+    match_mode: MatchMode = attrs.field(default=MatchMode.HANDS_WON, converter=MatchMode)
     #: What ends the match: hands won, game points or card points (S000: 3 or 5; 101 rematada).
     match_target: int = attrs.field(default=3, converter=_match_target)
     #: Under ``game_points``, whether a win scores by margin: 61-90 -> 1, 91-119 -> 2,
     #: capote -> 3 (S000); otherwise every win scores 1.
-    margin_points: bool = attrs.field(default=False, converter=_margin_points)
+    margin_points: bool = attrs.field(default=False, validator=_is_bool)
     #: What counts as a capote for margin points (S000; CL).
     capote_definition: CapoteDefinition = attrs.field(
-        default=CapoteDefinition.ALL_POINTS, converter=_capote_definition
+        default=CapoteDefinition.ALL_POINTS, converter=CapoteDefinition
+    )
+    #: Card order and points; ``chilean_two_high`` rests on a single blog (CL).
+    rank_scheme: RankScheme = attrs.field(default=RankScheme.STANDARD, converter=RankScheme)
+
+    # §2.9 Signals.
+    #: Whether partners may signal, and who sees it (S000; AW).
+    signals: Signals = attrs.field(default=Signals.NONE, converter=Signals)
+    #: What the signals are (S000; WBi, RDO, AW, ALB).
+    signal_vocabulary: SignalVocabulary = attrs.field(
+        default=SignalVocabulary.S000, converter=SignalVocabulary
+    )
+    #: When signals may be made (S000; WBi).
+    signal_timing: SignalTiming = attrs.field(default=SignalTiming.PRE_HAND, converter=SignalTiming)
+    #: Signals must be true; the engine refuses a false one (S000).
+    signal_honesty: SignalHonesty = attrs.field(
+        default=SignalHonesty.ENFORCED, converter=SignalHonesty
     )
 
     def __attrs_post_init__(self) -> None:
@@ -363,8 +550,19 @@ class Rules:
 
     @property
     def turns_card(self) -> bool:
-        """Whether a trump card is turned up under the stock."""
+        """Whether a trump card is turned up (or, under cubierta, laid covered) under the stock."""
         return self.trump_selection is TrumpSelection.TURNED_CARD
+
+    def card_points(self, card: Card) -> int:
+        """The card's points under `rank_scheme`."""
+        if self.rank_scheme is RankScheme.CHILEAN_TWO_HIGH and card.rank in (2, 3):
+            return 10 if card.rank == 2 else 0
+        return card.points
+
+    def card_strength(self, card: Card) -> int:
+        """The card's trick strength under `rank_scheme`: higher beats lower in a suit."""
+        order = CHILEAN_ORDER if self.rank_scheme is RankScheme.CHILEAN_TWO_HIGH else TRICK_ORDER
+        return len(order) - order.index(card.rank)
 
     def to_dict(self) -> dict[str, Any]:
         """The options as JSON-ready values; :meth:`from_dict` reads them back."""
@@ -420,10 +618,10 @@ def _validate(rules: Rules) -> None:
     for c in removed:
         if c not in pack:
             raise RulesError(f"removed_cards: {c} is not in deck={rules.deck.value!r}")
-        if c.points:
+        if rules.card_points(c):
             raise RulesError(
-                f"removed_cards: {c} is worth {c.points} points; only blank cards may be "
-                "removed, so that the pack still holds 120 points"
+                f"removed_cards: {c} is worth {rules.card_points(c)} points; only blank cards "
+                "may be removed, so that the pack still holds 120 points"
             )
     size, active = len(pack) - len(removed), rules.active_players
     if size % active:
@@ -444,3 +642,102 @@ def _validate(rules: Rules) -> None:
         raise RulesError(
             "first_leader='dealer' clashes with team_mode='sit_out_partners': the dealer sits out"
         )
+    _validate_variants(rules)
+
+
+def _validate_variants(rules: Rules) -> None:
+    covered = rules.trump_visibility is TrumpVisibility.CUBIERTA
+    if covered and not rules.turns_card:
+        raise RulesError("trump_visibility='cubierta' needs trump_selection='turned_card'")
+    if covered and rules.swap_enabled:
+        raise RulesError("trump_visibility='cubierta' clashes with swap_enabled=True [P]")
+    if covered and rules.black_hand is not BlackHand.OFF:
+        raise RulesError(
+            f"trump_visibility='cubierta' clashes with black_hand={rules.black_hand.value!r} [P]"
+        )
+    if covered and rules.play_obligation is not PlayObligation.FREE:
+        raise RulesError(
+            f"trump_visibility='cubierta' clashes with play_obligation="
+            f"{rules.play_obligation.value!r}: nobody could know when they must trump [P]"
+        )
+    if covered and rules.signals is not Signals.NONE:
+        raise RulesError(
+            f"trump_visibility='cubierta' clashes with signals={rules.signals.value!r}: "
+            "an honest trump signal would reveal the covered trump"
+        )
+    if rules.swap_enabled and not rules.turns_card:
+        raise RulesError(
+            f"swap_enabled=True needs a turned card, but trump_selection="
+            f"{rules.trump_selection.value!r} turns none"
+        )
+    if rules.swap_two_precedence and not rules.swap_two_for_high_pre_first_trick:
+        raise RulesError("swap_two_precedence=True needs swap_two_for_high_pre_first_trick=True")
+    individual = rules.team_mode is TeamMode.INDIVIDUAL
+    if individual and rules.signals is not Signals.NONE:
+        raise RulesError(
+            f"signals={rules.signals.value!r} needs partners, but team_mode='individual'"
+        )
+    if individual and rules.partner_hand_visibility is not PartnerHandVisibility.NONE:
+        raise RulesError(
+            "partner_hand_visibility='show_after_deal' needs partners, but team_mode='individual'"
+        )
+
+
+#: The swap rules of each source, as `Rules` options (SPEC §2.3):
+#: ``attrs.evolve(rules, **SWAP_BUNDLES["casino"])``.
+SWAP_BUNDLES: Mapping[str, Mapping[str, Any]] = MappingProxyType(
+    {
+        "puerto_rican": MappingProxyType(
+            {  # S002
+                "swap_enabled": True,
+                "swap_seven_for_high": True,
+                "swap_two_for_low": True,
+                "swap_two_for_high_pre_first_trick": True,
+                "swap_two_precedence": True,
+                "swap_timing": SwapTiming.ANY_TIME,
+                "swap_requires_trick_won": SwapRequirement.NONE,
+                "swap_max_per_trick": 0,
+                "swap_deadline": SwapDeadline.PINTA_ON_TABLE,
+            }
+        ),
+        "casino": MappingProxyType(
+            {  # S003
+                "swap_enabled": True,
+                "swap_seven_for_high": True,
+                "swap_two_for_low": True,
+                "swap_two_for_high_pre_first_trick": False,
+                "swap_two_precedence": False,
+                "swap_timing": SwapTiming.OWN_TURN_BEFORE_PLAY,
+                "swap_requires_trick_won": SwapRequirement.PLAYER,
+                "swap_max_per_trick": 1,
+                "swap_deadline": SwapDeadline.STOCK_NONEMPTY,
+            }
+        ),
+        "spanish": MappingProxyType(
+            {  # S004; its 2-for-low is optional ("en muchas casas"), so off here
+                "swap_enabled": True,
+                "swap_seven_for_high": True,
+                "swap_two_for_low": False,
+                "swap_two_for_high_pre_first_trick": False,
+                "swap_two_precedence": False,
+                "swap_timing": SwapTiming.AFTER_WINNING_TRICK,
+                "swap_requires_trick_won": SwapRequirement.PLAYER,
+                "swap_max_per_trick": 0,
+                "swap_deadline": SwapDeadline.PINTA_ON_TABLE,
+            }
+        ),
+        "wb": MappingProxyType(
+            {  # WB
+                "swap_enabled": True,
+                "swap_seven_for_high": True,
+                "swap_two_for_low": True,
+                "swap_two_for_high_pre_first_trick": False,
+                "swap_two_precedence": False,
+                "swap_timing": SwapTiming.ANY_TIME,
+                "swap_requires_trick_won": SwapRequirement.PLAYER,
+                "swap_max_per_trick": 0,
+                "swap_deadline": SwapDeadline.STOCK_NONEMPTY,
+            }
+        ),
+    }
+)

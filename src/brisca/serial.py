@@ -24,10 +24,11 @@ from collections import Counter
 from typing import Any
 
 from brisca.cards import Card, Suit
-from brisca.engine import table_for, trick_winner
+from brisca.engine import table_for
 from brisca.errors import NotationError, StateError
 from brisca.rules import SUIT_ROTATION, Rules
-from brisca.state import State, Trick
+from brisca.state import Ledger, SignalRecord, State, SwapRecord, Trick
+from brisca.tricks import trick_winner
 
 __all__ = ["check_state", "dumps", "loads"]
 
@@ -65,8 +66,53 @@ def dumps(state: State) -> str:
                 for t in state.tricks
             ],
             "to_act": state.to_act,
+            "ledger": _ledger_json(state.ledger),
         }
     )
+
+
+def _ledger_json(ledger: Ledger) -> dict[str, Any]:
+    return {
+        "dealt": [[c.code for c in hand] for hand in ledger.dealt],
+        "swaps": [[s.seat, s.given.code, s.taken.code, s.trick] for s in ledger.swaps],
+        "signals": [[s.seat, s.signal, s.trick] for s in ledger.signals],
+        "black_hand": ledger.black_hand,
+        "pinta_drawn": None
+        if ledger.pinta_drawn is None
+        else [ledger.pinta_drawn[0], ledger.pinta_drawn[1].code],
+    }
+
+
+def _read_ledger(item: object, n: int) -> Ledger:
+    record = _Reader(item, "ledger")
+    dealt = record.get("dealt", list)
+    if len(dealt) != n:
+        raise StateError(f"ledger.dealt lists {len(dealt)} seats; the rules have {n}")
+    swaps = []
+    for entry in record.get("swaps", list):
+        row = _Reader.row(entry, "ledger.swaps", (int, str, str, int))
+        swaps.append(SwapRecord(_seat(row[0], n), Card.parse(row[1]), Card.parse(row[2]), row[3]))
+    signals = []
+    for entry in record.get("signals", list):
+        row = _Reader.row(entry, "ledger.signals", (int, str, int))
+        signals.append(SignalRecord(_seat(row[0], n), row[1], row[2]))
+    drawn = record.get("pinta_drawn", list, optional=True)
+    if drawn is not None:
+        row = _Reader.row(drawn, "ledger.pinta_drawn", (int, str))
+        drawn = (_seat(row[0], n), Card.parse(row[1]))
+    return Ledger(
+        tuple(_Reader(h, "ledger.dealt").cards(None) for h in dealt),
+        tuple(swaps),
+        tuple(signals),
+        record.seat("black_hand", n, optional=True),
+        drawn,
+    )
+
+
+def _seat(value: int, n: int) -> int:
+    if not 0 <= value < n:
+        raise StateError(f"{value} is not a seat from 0 to {n - 1}")
+    return value
 
 
 def loads(text: str | bytes) -> State:
@@ -119,6 +165,7 @@ def loads(text: str | bytes) -> State:
         record.plays("trick", n),
         tuple(tricks),
         record.seat("to_act", n, optional=True),
+        _read_ledger(record.get("ledger", dict), n),
     )
     check_state(state)
     return state
@@ -158,20 +205,26 @@ class _Reader:
     def plays(self, key: str, n: int) -> tuple[tuple[int, Card], ...]:
         out = []
         for item in self.get(key, list):
-            if not (
-                isinstance(item, list)
-                and len(item) == 2
-                and type(item[0]) is int
-                and isinstance(item[1], str)
-            ):
-                raise NotationError(
-                    f"{self.where}.{key} must hold [seat, card] pairs, got {item!r}"
-                )
-            seat, code = item
+            seat, code = _Reader.row(item, f"{self.where}.{key}", (int, str))
             if not 0 <= seat < n:
                 raise StateError(f"{self.where}.{key}: {seat} is not a seat from 0 to {n - 1}")
             out.append((seat, Card.parse(code)))
         return tuple(out)
+
+    @staticmethod
+    def row(item: object, where: str, kinds: tuple[type, ...]) -> list[Any]:
+        """A JSON list of exactly `kinds`, such as a ``[seat, card]`` pair."""
+        if not (
+            isinstance(item, list)
+            and len(item) == len(kinds)
+            and all(
+                isinstance(v, k) and not (k is int and isinstance(v, bool))
+                for v, k in zip(item, kinds, strict=True)
+            )
+        ):
+            names = ", ".join(k.__name__ for k in kinds)
+            raise NotationError(f"{where} must hold [{names}] rows, got {item!r}")
+        return item
 
 
 def check_state(state: State) -> None:
@@ -212,11 +265,12 @@ def check_state(state: State) -> None:
         leader = t.winner
     if len(state.tricks) > table.tricks_total:
         raise StateError("more tricks than the pack allows")
-    over = len(state.tricks) == table.tricks_total
+    played_out = len(state.tricks) == table.tricks_total
     turn = table.rotation[leader]
     in_trick = tuple(seat for seat, _ in state.trick)
-    if in_trick != turn[: len(in_trick)] or len(in_trick) == len(turn) or (over and in_trick):
+    if in_trick != turn[: len(in_trick)] or len(in_trick) == len(turn) or (played_out and in_trick):
         raise StateError(f"the trick in progress is not played in turn from seat {leader}")
+    over = played_out or _check_ledger(state)
     if state.to_act != (None if over else turn[len(in_trick)]):
         raise StateError(f"to_act is {state.to_act}; the turn belongs to {turn[len(in_trick)]}")
     per_seat = min(3, table.tricks_total - len(state.tricks))
@@ -227,3 +281,29 @@ def check_state(state: State) -> None:
     left = max(0, len(pack) - len(active) * (3 + len(state.tricks)))
     if len(talon) != left or (rules.turns_card and bool(left) != (state.trump_card is not None)):
         raise StateError(f"the stock and turned card hold {len(talon)} cards, not {left}")
+    drawn = state.ledger.pinta_drawn
+    if rules.turns_card and (drawn is None) != (state.trump_card is not None):
+        raise StateError("the ledger's drawn turned card does not match the talon")
+    if drawn is not None and (drawn[1].suit is not state.trump or drawn[0] not in active):
+        raise StateError("the ledger's drawn turned card is not a trump drawn by a player")
+
+
+def _check_ledger(state: State) -> bool:
+    """Check the ledger's dealt hands and records; whether a black hand has ended the hand."""
+    table, ledger = state.table, state.ledger
+    dealt = [c for hand in ledger.dealt for c in hand]
+    if len(set(dealt)) != len(dealt) or any(c not in table.points for c in dealt):
+        raise StateError("the ledger's dealt hands are not distinct cards of the pack")
+    for seat, hand in enumerate(ledger.dealt):
+        if len(hand) != (3 if seat in table.active else 0):
+            raise StateError(f"the ledger says seat {seat} was dealt {len(hand)} cards")
+    for swap in ledger.swaps:
+        if swap.given.suit is not state.trump or swap.taken.suit is not state.trump:
+            raise StateError("a recorded swap exchanges a card that is not a trump")
+    holder = ledger.black_hand
+    if holder is None:
+        return False
+    trumps = {c.rank for c in state.hands[holder] if c.suit is state.trump}
+    if not {1, 3, 12} <= trumps:
+        raise StateError(f"the ledger names seat {holder}'s black hand, but it holds none")
+    return True

@@ -13,9 +13,18 @@ from typing import TypeVar
 import attrs
 
 from brisca.cards import Card, Suit
-from brisca.rules import FirstLeader, Rules, TeamMode
+from brisca.rules import BlackHand, FirstLeader, PlayObligation, Rules, Signals, TeamMode
 
-__all__ = ["HandResult", "Observation", "State", "Table", "Trick"]
+__all__ = [
+    "HandResult",
+    "Ledger",
+    "Observation",
+    "SignalRecord",
+    "State",
+    "SwapRecord",
+    "Table",
+    "Trick",
+]
 
 Seat = int
 Played = tuple[Seat, Card]
@@ -70,6 +79,10 @@ class Table:
     tricks_total: int = attrs.field(eq=False, repr=False)
     #: How many seats play each trick.
     seats_in_play: int = attrs.field(eq=False, repr=False)
+    #: Whether every card in hand may always be played (no arrastre).
+    free_play: bool = attrs.field(eq=False, repr=False)
+    #: Whether any action besides playing a card exists (swaps, claims, signals).
+    has_extras: bool = attrs.field(eq=False, repr=False)
 
     @classmethod
     def create(cls, rules: Rules, dealer: Seat) -> Table:
@@ -110,10 +123,14 @@ class Table:
             tuple(next_seat),
             rotation,
             tuple(side_of),
-            {c: c.points for c in pack},
-            {c: c.strength for c in pack},
+            {c: rules.card_points(c) for c in pack},
+            {c: rules.card_strength(c) for c in pack},
             len(pack) // len(active),
             len(active),
+            rules.play_obligation is PlayObligation.FREE,
+            rules.swap_enabled
+            or rules.black_hand is not BlackHand.OFF
+            or rules.signals is not Signals.NONE,
         )
 
 
@@ -130,6 +147,46 @@ class Trick:
     winner: Seat
     #: The card points it holds.
     points: int
+
+
+@attrs.frozen
+class SwapRecord:
+    """A swap of a trump in hand for the turned card, made in view of the table."""
+
+    seat: Seat
+    #: The card put under the stock.
+    given: Card
+    #: The turned card taken into hand.
+    taken: Card
+    #: How many tricks were complete when it was made.
+    trick: int
+
+
+@attrs.frozen
+class SignalRecord:
+    """A partnership signal (seña)."""
+
+    seat: Seat
+    #: The signal's name in the rules' vocabulary, such as ``"wink"``.
+    signal: str
+    #: How many tricks were complete when it was made.
+    trick: int
+
+
+@attrs.frozen
+class Ledger:
+    """What a hand records besides its cards and tricks; plain plays never change it."""
+
+    #: Each seat's hand as dealt.
+    dealt: tuple[tuple[Card, ...], ...]
+    #: The swaps made, in order.
+    swaps: tuple[SwapRecord, ...] = ()
+    #: The signals made, in order.
+    signals: tuple[SignalRecord, ...] = ()
+    #: The seat whose black hand ended the hand, else ``None``.
+    black_hand: Seat | None = None
+    #: Once the turned card has been drawn: who drew it, and which card it was.
+    pinta_drawn: tuple[Seat, Card] | None = None
 
 
 @_fast_init
@@ -159,6 +216,8 @@ class State:
     tricks: tuple[Trick, ...]
     #: The seat to act, or ``None`` once the hand is over.
     to_act: Seat | None
+    #: Swaps, signals, claims and the dealt hands.
+    ledger: Ledger
 
     @property
     def rules(self) -> Rules:
@@ -177,7 +236,7 @@ class State:
 
     @property
     def is_over(self) -> bool:
-        """Whether every card has been played."""
+        """Whether the hand has ended: every card played, or a black hand won it."""
         return self.to_act is None
 
     @property
@@ -209,9 +268,23 @@ class Observation:
     hand_sizes: tuple[int, ...]
     #: How many face-down cards the stock holds.
     stock_size: int
+    #: The trick in progress.
     trick: tuple[Played, ...]
+    #: The completed tricks: every card played is public.
     tricks: tuple[Trick, ...]
     to_act: Seat | None
+    #: The swaps made, all in view.
+    swaps: tuple[SwapRecord, ...]
+    #: The signals this seat has seen: all of them, or its partners' only if team-private.
+    signals: tuple[SignalRecord, ...]
+    #: The hands this seat's partners were dealt, by seat, if partners show them.
+    partner_hands: tuple[tuple[Seat, tuple[Card, ...]], ...]
+    #: Once the turned card has been drawn: who drew it, and which card it was.
+    pinta_drawn: tuple[Seat, Card] | None
+    #: The seat whose black hand ended the hand, else ``None``.
+    black_hand: Seat | None
+    #: For each seat, the suits it is known to hold none of, from arrastre play.
+    voids: tuple[frozenset[Suit], ...]
 
     @property
     def side_points(self) -> tuple[int, ...]:

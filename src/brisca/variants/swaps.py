@@ -1,0 +1,117 @@
+"""Cambiar la muestra: exchanging a trump in hand for the turned card (SPEC §2.3).
+
+A "high" turned card is a 1, 3, 12, 11 or 10; a "low" one a 9, 8, 7, 6, 5 or 4;
+a turned 2 can never be taken. The 7 of trumps may take a high card and the 2 a
+low one (a swapped-in 7 included), each as the options allow. The swap is made
+in view: the trump suit never changes.
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from brisca.cards import Card
+from brisca.rules import SwapDeadline, SwapRequirement, SwapTiming
+from brisca.state import Ledger, State, SwapRecord
+
+__all__ = ["HIGH", "apply", "offered", "refusal"]
+
+#: Ranks of a "high" turned card.
+HIGH = (1, 3, 12, 11, 10)
+
+
+def refusal(state: State, seat: int, card: Card) -> str | None:
+    """Why `seat` may not give `card` for the turned card now, or ``None`` if it may."""
+    rules = state.table.rules
+    if not rules.swap_enabled:
+        return "swaps are off in these rules (swap_enabled=False)"
+    pinta = state.trump_card
+    if pinta is None:
+        return "there is no turned card left to swap for"
+    if card not in state.hands[seat]:
+        return f"{card} is not in the hand of seat {seat}, the seat to act"
+    if card.suit is not state.trump:
+        return f"only a trump can be swapped for the turned card, and {card} is not one"
+    before_first_lead = not state.tricks and not state.trick
+    why = _timing(state, seat, before_first_lead) or _deadline(state)
+    if why:
+        return why
+    if rules.swap_max_per_trick and any(s.trick == len(state.tricks) for s in state.ledger.swaps):
+        return "only one swap per trick (swap_max_per_trick=1)"
+    return _exchange(state, card, pinta, before_first_lead)
+
+
+def _timing(state: State, seat: int, before_first_lead: bool) -> str | None:
+    rules, table = state.table.rules, state.table
+    timing = rules.swap_timing
+    if timing is SwapTiming.PRE_FIRST_TRICK_ONLY and not before_first_lead:
+        return "swaps are only allowed before the first trick (swap_timing='pre_first_trick_only')"
+    if timing is SwapTiming.AFTER_WINNING_TRICK and (
+        state.trick or not state.tricks or state.tricks[-1].winner != seat
+    ):
+        return (
+            "only the winner of the last trick may swap, before leading "
+            "(swap_timing='after_winning_trick')"
+        )
+    needed = rules.swap_requires_trick_won
+    if needed is SwapRequirement.PLAYER and all(t.winner != seat for t in state.tricks):
+        return "a swap needs a trick won first (swap_requires_trick_won='player')"
+    if needed is SwapRequirement.SIDE and all(
+        table.side_of[t.winner] != table.side_of[seat] for t in state.tricks
+    ):
+        return "a swap needs a trick won by the side first (swap_requires_trick_won='side')"
+    return None
+
+
+def _deadline(state: State) -> str | None:
+    deadline = state.table.rules.swap_deadline
+    if deadline is SwapDeadline.STOCK_NONEMPTY and not state.stock:
+        return "no swap once only the turned card is left (swap_deadline='stock_nonempty')"
+    if (
+        deadline is SwapDeadline.BEFORE_PENULTIMATE_TRICK
+        and len(state.stock) + 1 <= state.table.seats_in_play
+    ):
+        return "no swap in the last round of draws (swap_deadline='before_penultimate_trick')"
+    return None
+
+
+def _exchange(state: State, card: Card, pinta: Card, before_first_lead: bool) -> str | None:
+    rules = state.table.rules
+    if pinta.rank == 2:
+        return "a turned 2 can never be taken"
+    high = pinta.rank in HIGH
+    if card.rank == 7 and high:
+        if not rules.swap_seven_for_high:
+            return "the 7 may not take the turned card here (swap_seven_for_high=False)"
+        if rules.swap_two_precedence and before_first_lead:
+            return (
+                "before the first lead only the 2 may take a high turned card (swap_two_precedence)"
+            )
+        return None
+    if card.rank == 2 and not high:
+        if rules.swap_two_for_low:
+            return None
+        return "the 2 may not take a low turned card here (swap_two_for_low=False)"
+    if card.rank == 2 and high:
+        if rules.swap_two_for_high_pre_first_trick and before_first_lead:
+            return None
+        return f"the 2 cannot take a high turned card like the {pinta.spanish_name} now"
+    if card.rank == 7:
+        return f"the 7 can only take a high turned card (1, 3, 12, 11 or 10), not the {pinta}"
+    return "only the 7 or the 2 of trumps can be swapped for the turned card"
+
+
+def offered(state: State, seat: int) -> tuple[Card, ...]:
+    """The cards `seat` may swap now, in hand order."""
+    return tuple(c for c in state.hands[seat] if refusal(state, seat, c) is None)
+
+
+def apply(state: State, seat: int, card: Card) -> tuple[tuple[tuple[Card, ...], ...], Card, Ledger]:
+    """The hands, turned card and ledger after `seat` gives `card` for the turned card."""
+    pinta = state.trump_card
+    assert pinta is not None
+    hands = list(state.hands)
+    hands[seat] = (*(c for c in hands[seat] if c is not card), pinta)
+    ledger = state.ledger
+    record = SwapRecord(seat, card, pinta, len(state.tricks))
+    return tuple(hands), card, attrs.evolve(ledger, swaps=(*ledger.swaps, record))
