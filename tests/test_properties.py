@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import attrs
-from hypothesis import given
+from hypothesis import assume, given
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 from invariants import check_state, check_transition, play_random_game
@@ -60,6 +61,46 @@ def test_random_option_combinations_play_out(
     rules = brisca.Rules(**table, **options)  # type: ignore[arg-type]
     final = play_random_game(brisca.new_game(rules, seed=seed, hand_number=seed % 7), choices)
     assert sum(brisca.result(final).points) == 120
+
+
+variant_options = st.fixed_dictionaries(
+    {
+        "table": tables,
+        "trump_visibility": st.sampled_from(list(brisca.TrumpVisibility)),
+        "swaps": st.sampled_from([None, *brisca.SWAP_BUNDLES]),
+        "play_obligation": st.sampled_from(list(brisca.PlayObligation)),
+        "arrastre_must_beat": st.booleans(),
+        "arrastre_overtrump": st.sampled_from(list(brisca.Overtrump)),
+        "arrastre_cannot_overtrump": st.sampled_from(list(brisca.CannotOvertrump)),
+        "arrastre_partner_relief": st.booleans(),
+        "black_hand": st.sampled_from(list(brisca.BlackHand)),
+        "black_hand_claim": st.sampled_from(list(brisca.BlackHandClaim)),
+        "signals": st.sampled_from(list(brisca.Signals)),
+        "signal_vocabulary": st.sampled_from(list(brisca.SignalVocabulary)),
+        "signal_timing": st.sampled_from(list(brisca.SignalTiming)),
+        "partner_hand_visibility": st.sampled_from(list(brisca.PartnerHandVisibility)),
+        "rank_scheme": st.sampled_from(list(brisca.RankScheme)),
+    }
+)
+
+
+@given(options=variant_options, seed=seeds, choices=st.randoms(use_true_random=False))
+def test_random_variant_combinations_keep_every_invariant(
+    options: dict[str, Any], seed: int, choices: random.Random
+) -> None:
+    """Any valid combination of variant options plays out with every invariant holding."""
+    options = dict(options)
+    table = options.pop("table")
+    bundle = options.pop("swaps")
+    swaps = dict(brisca.SWAP_BUNDLES[bundle]) if bundle else {}
+    try:
+        rules = brisca.Rules(**table, **options, **swaps)
+    except brisca.RulesError:
+        assume(False)
+        raise
+    final = play_random_game(brisca.new_game(rules, seed=seed), choices)
+    if final.ledger.black_hand is None:
+        assert sum(brisca.result(final).points) == 120
 
 
 @given(name=presets, seed=seeds)

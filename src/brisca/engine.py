@@ -9,6 +9,7 @@ from __future__ import annotations
 import functools
 import os
 from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any, overload
 
 import attrs
 
@@ -33,6 +34,9 @@ from brisca.rules import (
 from brisca.state import HandResult, Ledger, Observation, State, Table, Trick
 from brisca.tricks import trick_winner, winning
 from brisca.variants import arrastre, black_hand, signals, swaps
+
+if TYPE_CHECKING:
+    from brisca.match import Match, MatchObservation, MatchResult
 
 __all__ = [
     "apply",
@@ -160,7 +164,16 @@ def _after_cards_move(state: State) -> State:
 
 
 def _not_a_state(state: object) -> StateError:
-    return StateError(f"expected a brisca.State, got {type(state).__name__}")
+    return StateError(f"expected a brisca.State or brisca.Match, got {type(state).__name__}")
+
+
+def _for_match(name: str, match: object, *args: Any) -> Any:
+    """Hand a `Match` to the match layer's function of the same name; refuse anything else."""
+    from brisca import match as layer  # imported here: the match layer builds on this module
+
+    if type(match) is not layer.Match:
+        raise _not_a_state(match)
+    return getattr(layer, f"match_{name}")(match, *args)
 
 
 # One Play per card: legal_actions hands these out instead of building new ones.
@@ -205,14 +218,16 @@ def _extra_actions(state: State, seat: int) -> tuple[Action, ...]:
     return tuple(found)
 
 
-def legal_actions(state: State) -> tuple[Action, ...]:
-    """Every legal action of the seat to act, in a fixed order; ``()`` once the hand is over.
+def legal_actions(state: State | Match) -> tuple[Action, ...]:
+    """Every legal action of the seat to act, in a fixed order; ``()`` once it is over.
+
+    Works on a hand's `State` and on a whole `Match` alike.
 
     Raises:
-        StateError: `state` is not a State.
+        StateError: `state` is neither.
     """
     if type(state) is not State:
-        raise _not_a_state(state)
+        return _for_match("legal_actions", state)  # type: ignore[no-any-return]
     seat = state.to_act
     if seat is None:
         return ()
@@ -224,29 +239,35 @@ def legal_actions(state: State) -> tuple[Action, ...]:
     return plays
 
 
-def is_legal(state: State, action: Action) -> bool:
-    """Whether `action` is legal in `state`; never raises for a bad action.
+def is_legal(state: State | Match, action: Action) -> bool:
+    """Whether `action` is legal in `state` (a hand or a match); never raises for a bad action.
 
     Raises:
-        StateError: `state` is not a State.
+        StateError: `state` is neither a State nor a Match.
     """
     if type(state) is not State:
-        raise _not_a_state(state)
+        return _for_match("is_legal", state, action)  # type: ignore[no-any-return]
     return _refusal(state, action) is None
 
 
-def apply(state: State, action: Action) -> State:
+@overload
+def apply(state: State, action: Action) -> State: ...
+@overload
+def apply(state: Match, action: Action) -> Match: ...
+def apply(state: State | Match, action: Action) -> State | Match:
     """The state after `action`; `state` itself never changes.
 
     Completing a trick also resolves it and draws: the winner first, then the
-    others in play order, the turned trump card last.
+    others in play order, the turned trump card last. Given a `Match`, the
+    action goes to its hand in progress, and a finished hand is scored and the
+    next one dealt.
 
     Raises:
-        StateError: `state` is not a State.
+        StateError: `state` is neither a State nor a Match.
         IllegalActionError: the action is not legal; the message says why.
     """
     if type(state) is not State:
-        raise _not_a_state(state)
+        return _for_match("apply", state, action)  # type: ignore[no-any-return]
     reason = _refusal(state, action)
     if reason is not None:
         raise IllegalActionError(reason)
@@ -309,14 +330,19 @@ def _play(state: State, card: Card) -> State:
     return _after_cards_move(after)
 
 
-def result(state: State) -> HandResult:
-    """The outcome of a finished hand, by the rules' `hand_win_rule` and `tie_rule`.
+@overload
+def result(state: State) -> HandResult: ...
+@overload
+def result(state: Match) -> MatchResult: ...
+def result(state: State | Match) -> HandResult | MatchResult:
+    """The outcome of a finished hand, by the rules' `hand_win_rule` and `tie_rule`,
+    or of a finished match.
 
     Raises:
-        StateError: the hand is not over.
+        StateError: it is not over, or is neither a State nor a Match.
     """
     if type(state) is not State:
-        raise _not_a_state(state)
+        return _for_match("result", state)  # type: ignore[no-any-return]
     if not state.is_over:
         raise StateError("the hand is not over yet: no result")
     rules, table = state.rules, state.table
@@ -337,17 +363,22 @@ def result(state: State) -> HandResult:
     return HandResult(table.sides, points, winner, tied, replay, last)
 
 
-def observe(state: State, seat: int) -> Observation:
+@overload
+def observe(state: State, seat: int) -> Observation: ...
+@overload
+def observe(state: Match, seat: int) -> MatchObservation: ...
+def observe(state: State | Match, seat: int) -> Observation | MatchObservation:
     """What `seat` may know: its own hand and everything done in view.
 
     Hidden: the other hands, the stock's order and, under cubierta, the covered
-    trump card and suit until a trump is played or the card is drawn.
+    trump card and suit until a trump is played or the card is drawn. Given a
+    `Match`, the view of its hand in progress plus the public match record.
 
     Raises:
-        StateError: `state` is not a State, or `seat` is not a seat of it.
+        StateError: `state` is neither a State nor a Match, or `seat` is not a seat of it.
     """
     if type(state) is not State:
-        raise _not_a_state(state)
+        return _for_match("observe", state, seat)  # type: ignore[no-any-return]
     table, rules = state.table, state.rules
     n = rules.num_players
     if type(seat) is not int or not 0 <= seat < n:

@@ -7,17 +7,44 @@
 from __future__ import annotations
 
 from types import MappingProxyType
+from typing import Any
 
 import attrs
 
 from brisca.errors import RulesError
-from brisca.rules import Rules
+from brisca.rules import SWAP_BUNDLES, Rules
 
 __all__ = ["PRESETS", "preset"]
 
-_SPANISH_2P = Rules(tie_rule="replay_double_stake")  # S000, S004
-_SPANISH_4P = attrs.evolve(_SPANISH_2P, num_players=4, team_mode="partners_opposite")  # S000
-_PUERTO_RICAN_2P = Rules(tie_rule="draw", hand_win_rule="highest")  # S002
+# S000, S004: a tie replays the hand at double stake; matches to 3 hands won.
+_SPANISH_2P = Rules(tie_rule="replay_double_stake")
+# S000: partners opposite, with the señas of S000 made before the hand.
+_SPANISH_4P = attrs.evolve(
+    _SPANISH_2P,
+    num_players=4,
+    team_mode="partners_opposite",
+    signals="public",
+    signal_vocabulary="s000",
+    signal_timing="pre_hand",
+)
+# S002: a tie is a draw, the highest score wins, the Puerto Rican swaps are played.
+_PUERTO_RICAN_2P = Rules(tie_rule="draw", hand_win_rule="highest", **SWAP_BUNDLES["puerto_rican"])
+# S004, TS: arrastre once the stock is gone, beating and overtrumping.
+_ARRASTRE: dict[str, Any] = {
+    "play_obligation": "arrastre_after_stock",
+    "arrastre_must_beat": True,
+    "arrastre_overtrump": "required",
+    "arrastre_cannot_overtrump": "free",
+}
+# S003: random first dealer, swaps, black hand, ties to the last trick.
+_CASINO: dict[str, Any] = {
+    "first_dealer": "random",
+    **SWAP_BUNDLES["casino"],
+    "black_hand": "any_time",
+    "black_hand_claim": "declare",
+    "tie_rule": "last_trick",
+    "match_target": 3,
+}
 
 #: Every preset by name. Read-only; use :func:`attrs.evolve` to vary one.
 PRESETS: MappingProxyType[str, Rules] = MappingProxyType(
@@ -37,6 +64,18 @@ PRESETS: MappingProxyType[str, Rules] = MappingProxyType(
         "puerto-rican-3p": attrs.evolve(_PUERTO_RICAN_2P, num_players=3, removed_cards=["4B"]),
         "puerto-rican-4p": attrs.evolve(
             _PUERTO_RICAN_2P, num_players=4, team_mode="partners_opposite"
+        ),
+        "arrastre-2p": attrs.evolve(_SPANISH_2P, **_ARRASTRE),
+        "arrastre-4p": attrs.evolve(_SPANISH_4P, **_ARRASTRE),
+        "cubierta-2p": attrs.evolve(_SPANISH_2P, trump_visibility="cubierta"),  # S000
+        "casino-2p": Rules(**_CASINO),
+        "casino-4p": Rules(num_players=4, team_mode="partners_opposite", **_CASINO),
+        # S000 rematada to 101 over several hands; CL: the 4-player game is the usual one.
+        "chilean-rematada": Rules(
+            num_players=4,
+            team_mode="partners_opposite",
+            match_mode="cumulative_card_points",
+            match_target=101,
         ),
     }
 )

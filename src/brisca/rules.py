@@ -623,6 +623,12 @@ def _validate(rules: Rules) -> None:
                 f"removed_cards: {c} is worth {rules.card_points(c)} points; only blank cards "
                 "may be removed, so that the pack still holds 120 points"
             )
+    total = sum(rules.card_points(c) for c in pack if c not in removed)
+    if total != 120:
+        raise RulesError(
+            f"deck={rules.deck.value!r} with rank_scheme={rules.rank_scheme.value!r} holds "
+            f"{total} card points, not 120"
+        )
     size, active = len(pack) - len(removed), rules.active_players
     if size % active:
         hint = "; use deck='spanish48' or 'no_twos36'" if n == 6 else ""

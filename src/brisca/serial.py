@@ -21,12 +21,16 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from brisca.cards import Card, Suit
 from brisca.engine import table_for
 from brisca.errors import NotationError, StateError
 from brisca.rules import SUIT_ROTATION, Rules
+
+if TYPE_CHECKING:
+    from brisca.match import Match
+
 from brisca.state import Ledger, SignalRecord, State, SwapRecord, Trick
 from brisca.tricks import trick_winner
 
@@ -36,14 +40,18 @@ FORMAT = "brisca-state"
 VERSION = 1
 
 
-def dumps(state: State) -> str:
-    """The state as JSON text, hidden cards included.
+def dumps(state: State | Match) -> str:
+    """The state (or match) as JSON text, hidden cards included.
 
     Raises:
-        StateError: `state` is not a State.
+        StateError: `state` is neither a State nor a Match.
     """
     if type(state) is not State:
-        raise StateError(f"expected a brisca.State, got {type(state).__name__}")
+        from brisca.match import Match, dumps_match  # the match layer builds on this module
+
+        if type(state) is not Match:
+            raise StateError(f"expected a brisca.State or brisca.Match, got {type(state).__name__}")
+        return dumps_match(state)
     return json.dumps(
         {
             "format": FORMAT,
@@ -115,8 +123,10 @@ def _seat(value: int, n: int) -> int:
     return value
 
 
-def loads(text: str | bytes) -> State:
-    """Read a state written by :func:`dumps`, checking that it could arise in play.
+def loads(text: str | bytes) -> Any:
+    """Read a state (or match) written by :func:`dumps`, checking that it could arise in play.
+
+    A ``brisca-match`` record gives a `Match`, read by :func:`brisca.match.loads_match`.
 
     Raises:
         NotationError: the text is not a state record (bad JSON, shape or card code).
@@ -127,6 +137,10 @@ def loads(text: str | bytes) -> State:
         data = json.loads(text)
     except (TypeError, ValueError, RecursionError) as error:
         raise NotationError(f"not a JSON state: {error}") from None
+    if isinstance(data, dict) and data.get("format") == "brisca-match":
+        from brisca.match import loads_match
+
+        return loads_match(text)
     record = _Reader(data, "state")
     if record.get("format", str) != FORMAT or record.get("version", int) != VERSION:
         raise NotationError(f"not a {FORMAT} record of version {VERSION}")
