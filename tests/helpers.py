@@ -24,15 +24,15 @@ def stacked(
     n = rules.num_players
     dealer = n - 1 if dealer is None else dealer
     seats = [(dealer + k) % n for k in range(1, n + 1)]
-    if n == 5:
+    if rules.team_mode is brisca.TeamMode.SIT_OUT_PARTNERS:
         seats = seats[:-1]
     fixed = [Card.parse(c) for codes in hands.values() for c in codes]
     fixed += [Card.parse(c) for c in stock] + ([Card.parse(trump)] if trump else [])
     spare = iter(c for c in rules.cards if c not in fixed)
     full = {s: [Card.parse(c) for c in hands.get(s, ())] for s in seats}
     for s in seats:
-        full[s] += [next(spare) for _ in range(3 - len(full[s]))]
-    order = [full[s][k] for k in range(3) for s in seats]
+        full[s] += [next(spare) for _ in range(rules.hand_size - len(full[s]))]
+    order = [full[s][k] for k in range(rules.hand_size) for s in seats]
     if rules.turns_card:
         order.append(Card.parse(trump) if trump else next(spare))
     order += [Card.parse(c) for c in stock] + list(spare)

@@ -51,7 +51,7 @@ def active_seats(state: State) -> list[int]:
     """Seats in play order after the dealer, without a seat that sits out."""
     n = state.rules.num_players
     seats = [(state.dealer + k) % n for k in range(1, n + 1)]
-    return seats[:-1] if state.rules.num_players == 5 else seats
+    return seats[:-1] if state.rules.team_mode is brisca.TeamMode.SIT_OUT_PARTNERS else seats
 
 
 def all_cards(state: State) -> list[Card]:
@@ -79,18 +79,26 @@ def check_state(state: State) -> None:
     sizes = {len(state.hands[s]) + (s in played) for s in active}
     assert len(sizes) == 1, f"uneven hands {state.hands}"
     remaining = rules.tricks_per_hand - len(state.tricks)
-    assert sizes == {min(3, remaining)}
-    ended_by_black_hand = state.ledger.black_hand is not None
+    assert sizes == {min(rules.hand_size, remaining)}
+    void = rules.has_auction and state.is_over and state.ledger.contract is None
+    if rules.has_auction and (state.trump is None or void):
+        assert state.hands == state.ledger.dealt and not state.tricks and not state.trick
+    ended_by_black_hand = state.ledger.black_hand is not None or void
     if ended_by_black_hand:
         assert state.is_over and black(state.hands[state.ledger.black_hand], state.trump)
     # Turn order: the trick goes round from its leader, who won the last trick.
-    first = state.dealer if rules.first_leader is brisca.FirstLeader.DEALER else active[0]
+    first = {
+        brisca.FirstLeader.DEALER: state.dealer,
+        brisca.FirstLeader.DECLARER: state.ledger.contract and state.ledger.contract.declarer,
+    }.get(rules.first_leader, active[0])
     leader = state.tricks[-1].winner if state.tricks else first
     order = active[active.index(leader) :] + active[: active.index(leader)]
     assert [s for s, _ in state.trick] == order[: len(state.trick)]
     if state.is_over:
         assert brisca.legal_actions(state) == ()
         assert ended_by_black_hand or (remaining == 0 and state.trick == ())
+    elif state.trump is None:
+        check_auction(state)
     else:
         assert state.to_act == order[len(state.trick)]
         check_plays(state)
@@ -101,6 +109,27 @@ def check_state(state: State) -> None:
         assert t.winner == oracle_winner(t.cards, state.trump, rules)
         assert t.points == sum(rules.card_points(c) for _, c in t.cards)
     assert sum(state.side_points) == sum(t.points for t in state.tricks)
+
+
+def check_auction(state: State) -> None:
+    """SPEC §2.7, §2.8: bidding goes round in play order and a pass is final."""
+    ledger = state.ledger
+    passed = {r.seat for r in ledger.bids if isinstance(r.bid, brisca.Pass)}
+    actions = brisca.legal_actions(state)
+    assert actions and not any(isinstance(a, brisca.Play) for a in actions)
+    if ledger.contract is not None:
+        assert state.to_act == ledger.contract.declarer
+        return
+    assert state.to_act not in passed
+    bids = [r.bid for r in ledger.bids if not isinstance(r.bid, brisca.Pass)]
+    offered = [a for a in actions if not isinstance(a, brisca.Pass)]
+    if state.rules.trump_selection is brisca.TrumpSelection.AUCTION:
+        floor = bids[-1].points if bids else state.rules.bid_minimum - state.rules.bid_step
+        assert all(a.points > floor for a in offered)
+    elif bids and isinstance(bids[-1], brisca.BidRank):
+        strength = {c.rank: state.rules.card_strength(c) for c in state.rules.cards}
+        last = strength[bids[-1].rank]
+        assert all(strength[a.rank] < last for a in offered if isinstance(a, brisca.BidRank))
 
 
 def check_plays(state: State) -> None:
@@ -181,6 +210,24 @@ def check_transition(before: State, action: brisca.Action, after: State) -> None
         assert SIGNAL_TRUTH[before.rules.signal_vocabulary.value][action.name](trumps)
         assert attrs.evolve(after, ledger=before.ledger) == before
         assert after.ledger.signals[-1].seat == seat
+        return
+    if isinstance(action, (brisca.Bid, brisca.BidRank, brisca.Pass)):
+        assert after.ledger.bids[-1] == brisca.BidRecord(seat, action)
+        assert after.hands == before.hands and not after.tricks
+        return
+    if isinstance(action, (brisca.NameTrump, brisca.CallCard)):
+        assert after.trump is not None and after.ledger.contract is not None
+        if isinstance(action, brisca.CallCard):
+            holder = next(s for s, hand in enumerate(before.hands) if action.card in hand)
+            assert after.ledger.contract.partner == holder
+            assert set(after.sides[0]) | set(after.sides[1]) == set(range(5))
+            assert any({seat, holder} <= set(side) for side in after.sides)
+        return
+    if isinstance(action, brisca.Sing):
+        hand = before.hands[seat]
+        assert brisca.Card(12, action.suit) in hand and brisca.Card(11, action.suit) in hand
+        assert after.hands == before.hands
+        assert before.tricks[-1].winner == seat and not before.trick
         return
     if isinstance(action, brisca.ClaimBlackHand):
         assert black(before.hands[seat], before.trump)

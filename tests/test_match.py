@@ -904,17 +904,40 @@ def test_fuzzed_match_fields_never_crash_loads(key: str, value: object) -> None:
 @pytest.mark.parametrize("name", sorted(brisca.PRESETS))
 def test_every_preset_plays_a_whole_match_with_one_loop(name: str) -> None:
     rng = random.Random(name)
-    m = new_match(brisca.preset(name), seed=11)
+    rules = brisca.preset(name)
+    if rules.has_auction:
+        # Random card play rarely makes a contract, so points to 500 would take for ever;
+        # hands won still run the auction, the contract and the scoring through the loop.
+        rules = attrs.evolve(rules, match_mode="hands_won", match_target=2)
+    m = new_match(rules, seed=11)
     steps = 0
     while not m.is_over:
         view = match_observe(m, m.to_act)  # type: ignore[arg-type]
         options = match_legal_actions(m)
         assert options and view.hand is not None and view.hand.to_act == m.to_act
-        m = match_apply(m, options[rng.randrange(len(options))])
+        pick = options[rng.randrange(len(options))]
+        if brisca.Pass() in options:  # open at the lowest bid, then pass: a cautious table
+            opened = any(not isinstance(r.bid, brisca.Pass) for r in m.state.ledger.bids)  # type: ignore[union-attr]
+            pick = options[-1] if opened else options[0]
+        m = match_apply(m, pick)
         steps += 1
         assert steps < 20000
     outcome = match_result(m)
     assert outcome.winners and loads_match(dumps_match(m)) == m
+
+
+@pytest.mark.parametrize("name", ["subastada-3p", "subastada-4p", "chiamata-5p"])
+def test_contract_games_credit_each_seat_its_contract_score_spec_2_7_2_8(name: str) -> None:
+    """Under game_points a contract hand credits every seat its seat score (±bid, ±2/±1)."""
+    m = new_match(brisca.preset(name), seed=5, dealer=0)
+    while not m.hands:  # the first seat opens at the lowest bid, everyone else passes
+        options = match_legal_actions(m)
+        pick = options[0] if not m.state.ledger.bids else options[-1]  # type: ignore[union-attr]
+        m = match_apply(m, pick)
+    record = m.hands[-1]
+    assert record.result.seat_scores
+    assert record.credits == tuple(Fraction(v) for v in record.result.seat_scores)
+    assert m.standings == record.credits
 
 
 # Properties over random matches.

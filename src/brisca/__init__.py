@@ -8,7 +8,20 @@
 120
 """
 
-from brisca.actions import Action, ClaimBlackHand, Play, Signal, Swap, parse_action
+from brisca.actions import (
+    Action,
+    Bid,
+    BidRank,
+    CallCard,
+    ClaimBlackHand,
+    NameTrump,
+    Pass,
+    Play,
+    Signal,
+    Sing,
+    Swap,
+    parse_action,
+)
 from brisca.cards import Card, DeckKind, Suit
 from brisca.engine import apply, is_legal, legal_actions, new_game, observe, result
 from brisca.errors import BriscaError, IllegalActionError, NotationError, RulesError, StateError
@@ -34,6 +47,7 @@ from brisca.rules import (
     BlackHandClaim,
     CannotOvertrump,
     CapoteDefinition,
+    ChiamataTwoRule,
     DealerRotation,
     Direction,
     FirstDealer,
@@ -50,6 +64,7 @@ from brisca.rules import (
     SignalTiming,
     SignalVocabulary,
     SitOut,
+    SubastaScoring,
     SwapDeadline,
     SwapRequirement,
     SwapTiming,
@@ -61,6 +76,9 @@ from brisca.rules import (
 )
 from brisca.serial import check_state, dumps, loads
 from brisca.state import (
+    BidRecord,
+    Cante,
+    Contract,
     HandResult,
     Ledger,
     Observation,
@@ -76,13 +94,20 @@ __all__ = [
     "PRESETS",
     "SWAP_BUNDLES",
     "Action",
+    "Bid",
+    "BidRank",
+    "BidRecord",
     "BlackHand",
     "BlackHandClaim",
     "BriscaError",
+    "CallCard",
     "CannotOvertrump",
+    "Cante",
     "CapoteDefinition",
     "Card",
+    "ChiamataTwoRule",
     "ClaimBlackHand",
+    "Contract",
     "DealerRotation",
     "DeckKind",
     "Direction",
@@ -97,10 +122,12 @@ __all__ = [
     "MatchMode",
     "MatchObservation",
     "MatchResult",
+    "NameTrump",
     "NotationError",
     "Observation",
     "Overtrump",
     "PartnerHandVisibility",
+    "Pass",
     "Play",
     "PlayObligation",
     "RankScheme",
@@ -112,9 +139,11 @@ __all__ = [
     "SignalTiming",
     "SignalVocabulary",
     "Signals",
+    "Sing",
     "SitOut",
     "State",
     "StateError",
+    "SubastaScoring",
     "Suit",
     "Swap",
     "SwapDeadline",

@@ -6,7 +6,10 @@ by :func:`parse_action`:
 - ``Play(card)``: the card's code, such as ``"3C"``;
 - ``Swap(card)``: ``"swap "`` and the code of the card given up, such as ``"swap 7O"``;
 - ``ClaimBlackHand()``: ``"claim"``;
-- ``Signal(name)``: ``"signal "`` and the signal's name, such as ``"signal wink"``.
+- ``Signal(name)``: ``"signal "`` and the signal's name, such as ``"signal wink"``;
+- ``Bid(points)``: ``"bid 75"``; ``BidRank(rank)``: ``"bid rank 3"``; ``Pass()``: ``"pass"``;
+- ``NameTrump(suit)``: ``"trump O"``; ``CallCard(card)``: ``"call 3O"``;
+- ``Sing(suit)``: ``"sing E"`` (a cante of Rey and Caballo).
 """
 
 from __future__ import annotations
@@ -15,10 +18,24 @@ from typing import TypeAlias, Union
 
 import attrs
 
-from brisca.cards import Card
+from brisca.cards import RANKS, Card, Suit
 from brisca.errors import NotationError
 
-__all__ = ["SIGNAL_NAMES", "Action", "ClaimBlackHand", "Play", "Signal", "Swap", "parse_action"]
+__all__ = [
+    "SIGNAL_NAMES",
+    "Action",
+    "Bid",
+    "BidRank",
+    "CallCard",
+    "ClaimBlackHand",
+    "NameTrump",
+    "Pass",
+    "Play",
+    "Signal",
+    "Sing",
+    "Swap",
+    "parse_action",
+]
 
 
 def _to_card(value: object) -> Card:
@@ -77,7 +94,88 @@ class Signal:
         return f"signal {self.name}"
 
 
-Action: TypeAlias = Union[Play, Swap, ClaimBlackHand, Signal]  # noqa: UP007 (Python 3.10)
+def _points(value: object) -> int:
+    if type(value) is not int or value < 1:
+        raise NotationError(f"a bid is a positive number of points, got {value!r}")
+    return value
+
+
+def _rank(value: object) -> int:
+    if type(value) is not int or value not in RANKS:
+        raise NotationError(f"a rank bid names a rank from 1 to 12, got {value!r}")
+    return value
+
+
+def _suit(value: object) -> Suit:
+    if isinstance(value, Suit):
+        return value
+    try:
+        return Suit(str(value).upper())
+    except ValueError:
+        raise NotationError(f"expected a suit or its letter O, C, E or B, got {value!r}") from None
+
+
+@attrs.frozen
+class Bid:
+    """Bid `points` (SPEC §2.7): in subastada the contract; in chiamata "2 + points" (§2.8)."""
+
+    points: int = attrs.field(converter=_points)
+
+    def __str__(self) -> str:
+        return f"bid {self.points}"
+
+
+@attrs.frozen
+class BidRank:
+    """Bid a rank in briscola chiamata, each lower in trick order than the last (SPEC §2.8)."""
+
+    rank: int = attrs.field(converter=_rank)
+
+    def __str__(self) -> str:
+        return f"bid rank {self.rank}"
+
+
+@attrs.frozen
+class Pass:
+    """Pass in an auction; a pass is final."""
+
+    def __str__(self) -> str:
+        return "pass"
+
+
+@attrs.frozen
+class NameTrump:
+    """The subastada declarer names the trump suit (SPEC §2.7)."""
+
+    suit: Suit = attrs.field(converter=_suit)
+
+    def __str__(self) -> str:
+        return f"trump {self.suit.value}"
+
+
+@attrs.frozen
+class CallCard:
+    """The chiamata caller calls `card`: its suit is trump, its holder the secret partner."""
+
+    card: Card = attrs.field(converter=_to_card)
+
+    def __str__(self) -> str:
+        return f"call {self.card.code}"
+
+
+@attrs.frozen
+class Sing:
+    """Sing a cante: show the Rey and Caballo of `suit`, 40 in trumps and 20 otherwise."""
+
+    suit: Suit = attrs.field(converter=_suit)
+
+    def __str__(self) -> str:
+        return f"sing {self.suit.value}"
+
+
+Action: TypeAlias = Union[  # noqa: UP007 (Python 3.10 needs Union at runtime)
+    Play, Swap, ClaimBlackHand, Signal, Bid, BidRank, Pass, NameTrump, CallCard, Sing
+]
 
 
 def parse_action(text: str) -> Action:
@@ -97,12 +195,24 @@ def parse_action(text: str) -> Action:
         return Swap(Card.parse(rest))
     if word == "claim" and not rest:
         return ClaimBlackHand()
+    rest = rest.strip()
     if word == "signal" and rest:
-        return Signal(rest.strip().lower())
+        return Signal(rest.lower())
+    if word == "pass" and not rest:
+        return Pass()
+    if word == "bid" and rest.lower().startswith("rank ") and rest[5:].strip().isdigit():
+        return BidRank(int(rest[5:]))
+    if word == "bid" and rest.isdigit():
+        return Bid(int(rest))
+    if word in ("trump", "sing") and rest:
+        return (NameTrump if word == "trump" else Sing)(_suit(rest))
+    if word == "call" and rest:
+        return CallCard(Card.parse(rest))
     try:
         return Play(Card.parse(text))
     except NotationError:
         raise NotationError(
             f"cannot read {text!r} as an action; expected a card code such as '3C', "
-            "'swap 7O', 'claim' or 'signal wink'"
+            "'swap 7O', 'claim', 'signal wink', 'bid 75', 'bid rank 3', 'pass', 'trump O', "
+            "'call 3O' or 'sing E'"
         ) from None

@@ -6,14 +6,25 @@ One rule check, :func:`_refusal`, decides legality for :func:`legal_actions`,
 
 from __future__ import annotations
 
-import functools
 import os
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, overload
 
 import attrs
 
-from brisca.actions import Action, ClaimBlackHand, Play, Signal, Swap
+from brisca.actions import (
+    Action,
+    Bid,
+    BidRank,
+    CallCard,
+    ClaimBlackHand,
+    NameTrump,
+    Pass,
+    Play,
+    Signal,
+    Sing,
+    Swap,
+)
 from brisca.cards import Card, DeckKind, Suit, deck_cards
 from brisca.errors import IllegalActionError, RulesError, StateError
 from brisca.rng import Generator
@@ -27,13 +38,15 @@ from brisca.rules import (
     PartnerHandVisibility,
     Rules,
     Signals,
+    SubastaScoring,
     TieRule,
     TrumpCardPosition,
+    TrumpSelection,
     TrumpVisibility,
 )
-from brisca.state import HandResult, Ledger, Observation, State, Table, Trick
+from brisca.state import HandResult, Ledger, Observation, State, Table, Trick, table_for
 from brisca.tricks import trick_winner, winning
-from brisca.variants import arrastre, black_hand, signals, swaps
+from brisca.variants import arrastre, auction, black_hand, cantes, signals, swaps
 
 if TYPE_CHECKING:
     from brisca.match import Match, MatchObservation, MatchResult
@@ -48,15 +61,6 @@ __all__ = [
     "result",
     "trump_is_public",
 ]
-
-#: Cards dealt to each active seat.
-HAND_SIZE = 3
-
-
-@functools.lru_cache(maxsize=512)
-def table_for(rules: Rules, dealer: int) -> Table:
-    """The (cached) table of a hand of `rules` dealt by `dealer`."""
-    return Table.create(rules, dealer)
 
 
 def new_game(
@@ -109,7 +113,7 @@ def new_game(
         elif type(seed) is not int or seed < 0:
             raise StateError(f"seed must be a non-negative int, got {seed!r}")
         order = Generator(seed).shuffle(pack)
-        dealt = HAND_SIZE * rules.active_players
+        dealt = rules.hand_size * rules.active_players
         if rules.turns_card and rules.trump_card_position is TrumpCardPosition.BOTTOM_OF_DECK:
             order = order[:dealt] + order[-1:] + order[dealt:-1]
     return _deal(table_for(rules, dealer), seed, order, hand_number)
@@ -135,16 +139,16 @@ def _deal(table: Table, seed: int | None, order: list[Card], hand_number: int) -
     rules = table.rules
     hands: list[tuple[Card, ...]] = [() for _ in range(rules.num_players)]
     active = table.active
-    dealt = HAND_SIZE * len(active)
+    dealt = rules.hand_size * len(active)
     for k, seat in enumerate(active):  # one card at a time round the table
         hands[seat] = tuple(order[k : dealt : len(active)])
+    trump_card: Card | None = None
+    trump: Suit | None = None
+    stock = tuple(order[dealt:])
     if rules.turns_card:
-        trump_card: Card | None = order[dealt]
-        trump: Suit = order[dealt].suit
-        stock = tuple(order[dealt + 1 :])
-    else:
-        trump_card, trump = None, SUIT_ROTATION[hand_number % 4]
-        stock = tuple(order[dealt:])
+        trump_card, trump, stock = stock[0], stock[0].suit, stock[1:]
+    elif not rules.has_auction:
+        trump = SUIT_ROTATION[hand_number % 4]
     deal = tuple(hands)
     state = State(
         table, seed, trump, trump_card, deal, stock, (), (), table.first_leader, Ledger(deal)
@@ -190,6 +194,8 @@ def _refusal(state: State, action: object) -> str | None:
         card = action.card  # type: ignore[attr-defined]
         if card not in state.hands[seat]:
             return f"{card} is not in the hand of seat {seat}, the seat to act"
+        if state.trump is None:
+            return "no card is played before the auction ends and the trump is chosen"
         if state.table.free_play:
             return None
         allowed, rule = arrastre.playable(state, seat)
@@ -198,22 +204,30 @@ def _refusal(state: State, action: object) -> str | None:
         return f"not a brisca action: {action!r}"
     if seat is None:
         return "the hand is over"
+    if kind in _AUCTION_ACTIONS:
+        return auction.refusal(state, seat, action)  # type: ignore[arg-type]
+    if auction.in_auction(state):
+        return "the auction is not over"
     if kind is Swap:
         return swaps.refusal(state, seat, action.card)  # type: ignore[attr-defined]
     if kind is ClaimBlackHand:
         return black_hand.refusal(state, seat)
+    if kind is Sing:
+        return cantes.refusal(state, seat, action.suit)  # type: ignore[attr-defined]
     return signals.refusal(state, seat, action.name)  # type: ignore[attr-defined]
 
 
-_EXTRA_ACTIONS = (Swap, ClaimBlackHand, Signal)
+_AUCTION_ACTIONS = (Bid, BidRank, Pass, NameTrump, CallCard)
+_EXTRA_ACTIONS = (Swap, ClaimBlackHand, Signal, Sing, *_AUCTION_ACTIONS)
 
 
 def _extra_actions(state: State, seat: int) -> tuple[Action, ...]:
-    """The legal actions besides plays, in a fixed order: claim, swaps, signals."""
+    """The legal actions besides plays, in a fixed order: claim, swaps, cantes, signals."""
     found: list[Action] = []
     if black_hand.refusal(state, seat) is None:
         found.append(ClaimBlackHand())
     found += [Swap(c) for c in swaps.offered(state, seat)]
+    found += [Sing(suit) for suit in cantes.offered(state, seat)]
     found += [Signal(name) for name in signals.offered(state, seat)]
     return tuple(found)
 
@@ -233,10 +247,11 @@ def legal_actions(state: State | Match) -> tuple[Action, ...]:
         return ()
     table = state.table
     cards = state.hands[seat] if table.free_play else arrastre.playable(state, seat)[0]
-    plays = tuple(map(_PLAYS.__getitem__, cards))
-    if table.has_extras:
-        return _extra_actions(state, seat) + plays
-    return plays
+    if not table.has_extras:
+        return tuple(map(_PLAYS.__getitem__, cards))
+    if auction.in_auction(state):
+        return auction.offered(state, seat)
+    return _extra_actions(state, seat) + tuple(map(_PLAYS.__getitem__, cards))
 
 
 def is_legal(state: State | Match, action: Action) -> bool:
@@ -280,6 +295,10 @@ def apply(state: State | Match, action: Action) -> State | Match:
         return _after_cards_move(state)
     if isinstance(action, ClaimBlackHand):
         return attrs.evolve(state, to_act=None, ledger=attrs.evolve(state.ledger, black_hand=seat))
+    if isinstance(action, _AUCTION_ACTIONS):
+        return auction.apply(state, seat, action)
+    if isinstance(action, Sing):
+        return attrs.evolve(state, ledger=cantes.apply(state, seat, action.suit))
     assert isinstance(action, Signal)
     return attrs.evolve(state, ledger=signals.apply(state, seat, action.name))
 
@@ -348,6 +367,8 @@ def result(state: State | Match) -> HandResult | MatchResult:
     rules, table = state.rules, state.table
     points = state.side_points
     last = table.side_of[state.tricks[-1].winner] if state.tricks else None
+    if rules.has_auction:
+        return _contract_result(state, points, last)
     holder = state.ledger.black_hand
     if holder is not None:
         return HandResult(table.sides, points, table.side_of[holder], (), False, last, holder)
@@ -361,6 +382,51 @@ def result(state: State | Match) -> HandResult | MatchResult:
     winner = last if tie is TieRule.LAST_TRICK and last in tied else None
     replay = tie in (TieRule.REPLAY, TieRule.REPLAY_DOUBLE_STAKE)
     return HandResult(table.sides, points, winner, tied, replay, last)
+
+
+def _contract_result(state: State, points: tuple[int, ...], last: int | None) -> HandResult:
+    """SPEC §2.7, §2.8: the declarer's side makes its contract or fails it."""
+    rules, table, contract = state.rules, state.table, state.ledger.contract
+    if contract is None:  # everyone passed
+        zero = tuple(0 for _ in table.sides)
+        return HandResult(table.sides, zero, None, (), False, None, void=True)
+    sung = [0] * len(table.sides)
+    for cante in state.ledger.cantes:
+        sung[table.side_of[cante.seat]] += cante.points
+    ours = table.side_of[contract.declarer]
+    theirs = 1 - ours
+    scores = [0] * rules.num_players
+    if rules.trump_selection is TrumpSelection.CALLED_CARD:
+        need = max(61, contract.bid.points if isinstance(contract.bid, Bid) else 0)
+        made = points[ours] >= need
+        caller, partner, defender, alone = rules.chiamata_scores
+        sign = 1 if made else -1
+        lone = contract.partner == contract.declarer
+        for seat in table.active:
+            if seat == contract.declarer:
+                scores[seat] = sign * (alone if lone else caller)
+            elif seat == contract.partner:
+                scores[seat] = sign * partner
+            else:
+                scores[seat] = -sign * defender
+    else:
+        assert isinstance(contract.bid, Bid)
+        made = points[ours] + sung[ours] >= contract.bid.points
+        value = contract.bid.points if rules.subasta_scoring is SubastaScoring.BID_VALUE else 1
+        for seat in table.sides[ours]:
+            scores[seat] = value if made else -value
+    return HandResult(
+        table.sides,
+        points,
+        ours if made else theirs,
+        (),
+        False,
+        last,
+        contract=contract,
+        contract_made=made,
+        cantes=tuple(sung),
+        seat_scores=tuple(scores),
+    )
 
 
 @overload
@@ -385,6 +451,11 @@ def observe(state: State | Match, seat: int) -> Observation | MatchObservation:
         raise StateError(f"seat must be from 0 to {n - 1}, got {seat!r}")
     ledger = state.ledger
     shown = trump_is_public(state)
+    sides, contract = table.sides, ledger.contract
+    if not auction.partner_known(state, seat):
+        # Chiamata: until the called card is played only its holder knows the partnership.
+        sides = tuple((s,) for s in sorted(table.active))
+        contract = None if contract is None else attrs.evolve(contract, partner=None)
     side = table.side_of[seat]
     partners = table.sides[side] if side >= 0 else ()
     seen_signals = ledger.signals
@@ -397,7 +468,7 @@ def observe(state: State | Match, seat: int) -> Observation | MatchObservation:
         seat,
         rules,
         state.dealer,
-        state.sides,
+        sides,
         state.trump if shown else None,
         state.trump_card if shown else None,
         state.hands[seat],
@@ -412,6 +483,9 @@ def observe(state: State | Match, seat: int) -> Observation | MatchObservation:
         ledger.pinta_drawn,
         ledger.black_hand,
         known_voids(state),
+        ledger.bids,
+        contract,
+        ledger.cantes,
     )
 
 
@@ -436,7 +510,7 @@ def known_voids(state: State) -> tuple[frozenset[Suit], ...]:
     voids: list[set[Suit]] = [set() for _ in range(rules.num_players)]
     if table.free_play:
         return tuple(frozenset(v) for v in voids)
-    draw_rounds = (len(rules.cards) - HAND_SIZE * table.seats_in_play) // table.seats_in_play
+    draw_rounds = (len(rules.cards) - rules.hand_size * table.seats_in_play) // table.seats_in_play
     tricks = [t.cards for t in state.tricks] + ([state.trick] if state.trick else [])
     for k, cards in enumerate(tricks):
         if k < draw_rounds:

@@ -70,6 +70,10 @@ because ``half_each`` gives halves; in JSON each is ``[numerator, denominator]``
   'all_points'``) or every trick (``'all_tricks'``; then 120 points without every
   trick score 2). A winner under 61 points (an FFA winner, a ``last_trick``
   winner of a tie) scores 1 [P] (S000).
+- A **contract** hand (subastada, chiamata) under ``game_points`` credits each
+  seat its `HandResult.seat_scores` times the stake: plus or minus the bid (or
+  one) for the declarer's side, the chiamata table for caller, partner and
+  defenders (SPEC §2.7, §2.8). Under ``hands_won`` the side that won counts a hand.
 - A **black hand** counts as a hand won by the holder's side: value 1, no
   margin (SPEC §2.5). Under ``cumulative_card_points`` it is worth a whole
   hand's 120 card points to that side, and nothing to the others [P].
@@ -488,6 +492,9 @@ def _settle(match: Match, state: State, actions: tuple[tuple[Action, ...], ...])
         side_credits[side_of[seat]] if seat in side_of else _ZERO
         for seat in range(rules.num_players)
     )
+    if outcome.seat_scores and rules.match_mode is MatchMode.GAME_POINTS:
+        # Contract games score seat by seat (SPEC §2.7, §2.8): a lost contract costs points.
+        credits = tuple(Fraction(v * match.stake) for v in outcome.seat_scores)
     record = HandRecord(
         len(match.hands), state.dealer, match.stake, outcome, tuple(tricks_won), credits, replayed
     )

@@ -70,6 +70,34 @@ PRESETS: MappingProxyType[str, Rules] = MappingProxyType(
         "cubierta-2p": attrs.evolve(_SPANISH_2P, trump_visibility="cubierta"),  # S000
         "casino-2p": Rules(**_CASINO),
         "casino-4p": Rules(num_players=4, team_mode="partners_opposite", **_CASINO),
+        # SPEC §2.7: S000's outline with Tute subastado details [P]; matches to 500 (TS).
+        "subastada-3p": Rules(
+            num_players=3,
+            removed_cards=["2B"],
+            team_mode="declarer_vs_rest",
+            trump_selection="auction",
+            cantes=True,
+            match_mode="game_points",
+            match_target=500,
+        ),
+        "subastada-4p": Rules(
+            num_players=4,
+            team_mode="partners_opposite",
+            trump_selection="auction",
+            cantes=True,
+            match_mode="game_points",
+            match_target=500,
+        ),
+        # SPEC §2.8: 5 players, 8 cards each, the called card's holder a secret partner;
+        # matches to 10 points [P] (no source gives a target).
+        "chiamata-5p": Rules(
+            num_players=5,
+            team_mode="called_partner",
+            trump_selection="called_card",
+            deal_all=True,
+            match_mode="game_points",
+            match_target=10,
+        ),
         # S000 rematada to 101 over several hands; CL: the 4-player game is the usual one.
         "chilean-rematada": Rules(
             num_players=4,

@@ -26,6 +26,7 @@ __all__ = [
     "BlackHandClaim",
     "CannotOvertrump",
     "CapoteDefinition",
+    "ChiamataTwoRule",
     "DealerRotation",
     "Direction",
     "FirstDealer",
@@ -42,6 +43,7 @@ __all__ = [
     "SignalVocabulary",
     "Signals",
     "SitOut",
+    "SubastaScoring",
     "SwapDeadline",
     "SwapRequirement",
     "SwapTiming",
@@ -64,6 +66,10 @@ class TeamMode(Option):
     TEAMS_ALTERNATING = "teams_alternating"
     #: 5 players: one seat sits out (see `sit_out`), the other four play as two partnerships.
     SIT_OUT_PARTNERS = "sit_out_partners"
+    #: Auctions: the declarer alone against the others, who pool their points (ACA-TS).
+    DECLARER_VS_REST = "declarer_vs_rest"
+    #: Briscola chiamata: the caller and the secret holder of the called card against the rest.
+    CALLED_PARTNER = "called_partner"
 
 
 class Direction(Option):
@@ -80,6 +86,8 @@ class FirstLeader(Option):
     DEALER_RIGHT = "dealer_right"
     #: The dealer (ABT, 2 players).
     DEALER = "dealer"
+    #: The auction's winner (RB, chiamata).
+    DECLARER = "declarer"
 
 
 class TrumpCardPosition(Option):
@@ -98,6 +106,28 @@ class TrumpSelection(Option):
     TURNED_CARD = "turned_card"
     #: Hand k's trump is oros, copas, espadas, bastos for k mod 4 = 0..3; no card is turned (CC).
     SUIT_ROTATION = "suit_rotation"
+    #: Brisca subastada: the auction's winner names trump (S000, ACA-TS).
+    AUCTION = "auction"
+    #: Briscola chiamata: the auction's winner calls a card; its suit is trump (PGC).
+    CALLED_CARD = "called_card"
+
+
+class SubastaScoring(Option):
+    """What a subastada contract scores (SPEC §2.7 `subasta_scoring`)."""
+
+    #: The declarer's side scores plus the bid if it makes it, minus the bid if not [P].
+    BID_VALUE = "bid_value"
+    #: Plus or minus one.
+    GAME_POINT = "game_point"
+
+
+class ChiamataTwoRule(Option):
+    """What follows a bid of "2" in chiamata (SPEC §2.8)."""
+
+    #: Bids go on as "2 + points", from `chiamata_point_minimum` up to 120 (BSK, RB).
+    POINTS_AFTER_TWO = "points_after_two"
+    #: A "2" closes the auction (BJB).
+    TWO_CLOSES = "two_closes"
 
 
 class SitOut(Option):
@@ -378,6 +408,24 @@ def _match_target(value: object) -> int:
     return value
 
 
+def _scores(value: object) -> tuple[int, int, int, int]:
+    if (
+        not isinstance(value, (tuple, list))
+        or len(value) != 4
+        or not all(type(v) is int and v >= 0 for v in value)
+    ):
+        raise RulesError(
+            "chiamata_scores must be four non-negative ints (caller, partner, defender, "
+            f"lone caller); got {value!r}"
+        )
+    return (value[0], value[1], value[2], value[3])
+
+
+def _positive(rules: Rules, attribute: attrs.Attribute[int], value: object) -> None:
+    if type(value) is not int or value < 1:
+        raise RulesError(f"{attribute.name} must be a positive int; got {value!r}")
+
+
 def _swap_max_per_trick(value: object) -> int:
     if type(value) is not int or value not in (0, 1):
         raise RulesError(f"swap_max_per_trick must be 0 (unlimited) or 1; got {value!r}")
@@ -427,6 +475,8 @@ class Rules:
     )
     #: Who sits out with 5 players (S000; PGC, TS).
     sit_out: SitOut = attrs.field(default=SitOut.DEALER_SITS_OUT, converter=SitOut)
+    #: Deal the whole pack, leaving no stock and no turned card (chiamata: PGC, CRP, FRM).
+    deal_all: bool = attrs.field(default=False, validator=_is_bool)
     #: Whether partners see each other's dealt cards (WB, CC).
     partner_hand_visibility: PartnerHandVisibility = attrs.field(
         default=PartnerHandVisibility.NONE, converter=PartnerHandVisibility
@@ -516,6 +566,31 @@ class Rules:
     #: Card order and points; ``chilean_two_high`` rests on a single blog (CL).
     rank_scheme: RankScheme = attrs.field(default=RankScheme.STANDARD, converter=RankScheme)
 
+    # §2.7 Brisca subastada.
+    #: The lowest bid (ACA-TS).
+    bid_minimum: int = attrs.field(default=60, validator=_positive)
+    #: Bids rise in steps of this many points (ACA-TS).
+    bid_step: int = attrs.field(default=5, validator=_positive)
+    #: What a contract scores [P].
+    subasta_scoring: SubastaScoring = attrs.field(
+        default=SubastaScoring.BID_VALUE, converter=SubastaScoring
+    )
+    #: Whether a trick's winner may sing the 20 and the 40 (S000, TUTE).
+    cantes: bool = attrs.field(default=False, validator=_is_bool)
+
+    # §2.8 Briscola chiamata.
+    #: What follows a bid of "2" (BSK, RB; BJB).
+    chiamata_two_rule: ChiamataTwoRule = attrs.field(
+        default=ChiamataTwoRule.POINTS_AFTER_TWO, converter=ChiamataTwoRule
+    )
+    #: The lowest "2 + points" bid [P] (RB says 60).
+    chiamata_point_minimum: int = attrs.field(default=61, validator=_positive)
+    #: Scores (caller, partner, each defender, lone caller), won or lost: the common Italian
+    #: table as far as the sources go (PGC, CRP, RB); no source states it whole [P].
+    chiamata_scores: tuple[int, int, int, int] = attrs.field(
+        default=(2, 1, 1, 4), converter=_scores
+    )
+
     # §2.9 Signals.
     #: Whether partners may signal, and who sees it (S000; AW).
     signals: Signals = attrs.field(default=Signals.NONE, converter=Signals)
@@ -549,6 +624,16 @@ class Rules:
         return len(self.cards) // self.active_players
 
     @property
+    def has_auction(self) -> bool:
+        """Whether the hand opens with an auction (subastada or chiamata)."""
+        return self.trump_selection in (TrumpSelection.AUCTION, TrumpSelection.CALLED_CARD)
+
+    @property
+    def hand_size(self) -> int:
+        """Cards dealt to each active seat: the whole pack under `deal_all`, else 3."""
+        return self.tricks_per_hand if self.deal_all else 3
+
+    @property
     def turns_card(self) -> bool:
         """Whether a trump card is turned up (or, under cubierta, laid covered) under the stock."""
         return self.trump_selection is TrumpSelection.TURNED_CARD
@@ -573,6 +658,8 @@ class Rules:
                 value = value.value
             elif field.name == "removed_cards":
                 value = [c.code for c in value]
+            elif isinstance(value, tuple):
+                value = list(value)
             out[field.name] = value
         return out
 
@@ -599,6 +686,8 @@ def _validate(rules: Rules) -> None:
         TeamMode.PARTNERS_OPPOSITE: (4,),
         TeamMode.TEAMS_ALTERNATING: (4, 6),
         TeamMode.SIT_OUT_PARTNERS: (5,),
+        TeamMode.DECLARER_VS_REST: (3, 4),
+        TeamMode.CALLED_PARTNER: (5,),
     }[mode]
     if n not in seats_for_mode:
         hint = (
@@ -678,15 +767,56 @@ def _validate_variants(rules: Rules) -> None:
         )
     if rules.swap_two_precedence and not rules.swap_two_for_high_pre_first_trick:
         raise RulesError("swap_two_precedence=True needs swap_two_for_high_pre_first_trick=True")
-    individual = rules.team_mode is TeamMode.INDIVIDUAL
+    _validate_auctions(rules)
+    individual = rules.team_mode in (
+        TeamMode.INDIVIDUAL,
+        TeamMode.DECLARER_VS_REST,
+        TeamMode.CALLED_PARTNER,
+    )
     if individual and rules.signals is not Signals.NONE:
         raise RulesError(
             f"signals={rules.signals.value!r} needs partners, but team_mode='individual'"
         )
     if individual and rules.partner_hand_visibility is not PartnerHandVisibility.NONE:
         raise RulesError(
-            "partner_hand_visibility='show_after_deal' needs partners, but team_mode='individual'"
+            "partner_hand_visibility='show_after_deal' needs fixed partners, but team_mode="
+            f"{rules.team_mode.value!r}"
         )
+
+
+def _validate_auctions(rules: Rules) -> None:
+    selection, mode = rules.trump_selection, rules.team_mode
+    auction = selection is TrumpSelection.AUCTION
+    called = selection is TrumpSelection.CALLED_CARD
+    if (mode is TeamMode.CALLED_PARTNER) != called:
+        raise RulesError(
+            "team_mode='called_partner' and trump_selection='called_card' go together "
+            f"(chiamata); got team_mode={mode.value!r}, trump_selection={selection.value!r}"
+        )
+    if called and not rules.deal_all:
+        raise RulesError("trump_selection='called_card' deals every card: set deal_all=True")
+    if mode is TeamMode.DECLARER_VS_REST and not auction:
+        raise RulesError("team_mode='declarer_vs_rest' needs trump_selection='auction'")
+    if auction and mode not in (TeamMode.DECLARER_VS_REST, TeamMode.PARTNERS_OPPOSITE):
+        raise RulesError(
+            "trump_selection='auction' needs team_mode='declarer_vs_rest' or "
+            f"'partners_opposite'; got {mode.value!r}"
+        )
+    if rules.first_leader is FirstLeader.DECLARER and not rules.has_auction:
+        raise RulesError("first_leader='declarer' needs an auction to make a declarer")
+    if rules.deal_all and rules.turns_card:
+        raise RulesError("deal_all=True leaves no card to turn: trump_selection='turned_card'")
+    if rules.cantes and not auction:
+        raise RulesError("cantes=True is a subastada rule: it needs trump_selection='auction'")
+    if rules.black_hand is not BlackHand.OFF and rules.has_auction:
+        raise RulesError(
+            f"black_hand={rules.black_hand.value!r} needs a trump known at the deal, not "
+            f"trump_selection={selection.value!r}"
+        )
+    if auction and (rules.bid_minimum % rules.bid_step or rules.bid_minimum > 120):
+        raise RulesError("bid_minimum must be a multiple of bid_step and at most 120")
+    if rules.chiamata_point_minimum > 120:
+        raise RulesError("chiamata_point_minimum must be at most 120")
 
 
 #: The swap rules of each source, as `Rules` options (SPEC §2.3):

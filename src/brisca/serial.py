@@ -23,15 +23,25 @@ import json
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
+from brisca.actions import CallCard, NameTrump, parse_action
 from brisca.cards import Card, Suit
-from brisca.engine import table_for
-from brisca.errors import NotationError, StateError
+from brisca.errors import IllegalActionError, NotationError, StateError
 from brisca.rules import SUIT_ROTATION, Rules
 
 if TYPE_CHECKING:
     from brisca.match import Match
 
-from brisca.state import Ledger, SignalRecord, State, SwapRecord, Trick
+from brisca.state import (
+    BidRecord,
+    Cante,
+    Contract,
+    Ledger,
+    SignalRecord,
+    State,
+    SwapRecord,
+    Trick,
+    table_for,
+)
 from brisca.tricks import trick_winner
 
 __all__ = ["check_state", "dumps", "loads"]
@@ -88,6 +98,19 @@ def _ledger_json(ledger: Ledger) -> dict[str, Any]:
         "pinta_drawn": None
         if ledger.pinta_drawn is None
         else [ledger.pinta_drawn[0], ledger.pinta_drawn[1].code],
+        "bids": [[r.seat, str(r.bid)] for r in ledger.bids],
+        "contract": None if ledger.contract is None else _contract_json(ledger.contract),
+        "cantes": [[c.seat, c.suit.value, c.points, c.trick] for c in ledger.cantes],
+    }
+
+
+def _contract_json(contract: Contract) -> dict[str, Any]:
+    return {
+        "declarer": contract.declarer,
+        "bid": str(contract.bid),
+        "trump": None if contract.trump is None else contract.trump.value,
+        "called": None if contract.called is None else contract.called.code,
+        "partner": contract.partner,
     }
 
 
@@ -108,13 +131,43 @@ def _read_ledger(item: object, n: int) -> Ledger:
     if drawn is not None:
         row = _Reader.row(drawn, "ledger.pinta_drawn", (int, str))
         drawn = (_seat(row[0], n), Card.parse(row[1]))
+    bids = []
+    for entry in record.get("bids", list):
+        row = _Reader.row(entry, "ledger.bids", (int, str))
+        bids.append(BidRecord(_seat(row[0], n), parse_action(row[1])))
+    cantes = []
+    for entry in record.get("cantes", list):
+        row = _Reader.row(entry, "ledger.cantes", (int, str, int, int))
+        cantes.append(Cante(_seat(row[0], n), _suit(row[1]), row[2], row[3]))
+    contract = None
+    if record.get("contract", dict, optional=True) is not None:
+        c = _Reader(record.get("contract", dict), "ledger.contract")
+        trump = c.get("trump", str, optional=True)
+        called = c.get("called", str, optional=True)
+        contract = Contract(
+            c.seat("declarer", n),
+            parse_action(c.get("bid", str)),
+            None if trump is None else _suit(trump),
+            None if called is None else Card.parse(called),
+            c.seat("partner", n, optional=True),
+        )
     return Ledger(
         tuple(_Reader(h, "ledger.dealt").cards(None) for h in dealt),
         tuple(swaps),
         tuple(signals),
         record.seat("black_hand", n, optional=True),
         drawn,
+        tuple(bids),
+        contract,
+        tuple(cantes),
     )
+
+
+def _suit(letter: str, where: str = "suit") -> Suit:
+    try:
+        return Suit(letter)
+    except ValueError:
+        raise NotationError(f"{where}: expected a suit letter O, C, E or B, got {letter!r}") from None
 
 
 def _seat(value: int, n: int) -> int:
@@ -151,12 +204,7 @@ def loads(text: str | bytes) -> Any:
     if seed is not None and seed < 0:
         raise NotationError(f"seed must be a non-negative int, got {seed}")
     trump_letter = record.get("trump", str, optional=True)
-    try:
-        trump = None if trump_letter is None else Suit(trump_letter)
-    except ValueError:
-        raise NotationError(
-            f"trump must be a suit letter O, C, E or B, got {trump_letter!r}"
-        ) from None
+    trump = None if trump_letter is None else _suit(trump_letter, "trump")
     trump_code = record.get("trump_card", str, optional=True)
     hands = record.get("hands", list)
     if len(hands) != n:
@@ -169,8 +217,16 @@ def loads(text: str | bytes) -> Any:
                 t.seat("leader", n), t.plays("cards", n), t.seat("winner", n), t.get("points", int)
             )
         )
+    ledger = _read_ledger(record.get("ledger", dict), n)
+    contract = ledger.contract
+    chosen = contract is not None and contract.trump is not None
     state = State(
-        table_for(rules, dealer),
+        table_for(
+            rules,
+            dealer,
+            contract.declarer if chosen and contract else None,
+            contract.partner if chosen and contract else None,
+        ),
         seed,
         trump,
         None if trump_code is None else Card.parse(trump_code),
@@ -179,7 +235,7 @@ def loads(text: str | bytes) -> Any:
         record.plays("trick", n),
         tuple(tricks),
         record.seat("to_act", n, optional=True),
-        _read_ledger(record.get("ledger", dict), n),
+        ledger,
     )
     check_state(state)
     return state
@@ -265,8 +321,12 @@ def check_state(state: State) -> None:
     if rules.turns_card:
         if state.trump is None or (state.trump_card and state.trump_card.suit is not state.trump):
             raise StateError("the trump suit is not the turned card's suit")
-    elif state.trump not in SUIT_ROTATION or state.trump_card is not None:
-        raise StateError("these rules turn no trump card but name a trump suit")
+    elif state.trump_card is not None:
+        raise StateError("these rules turn no trump card")
+    elif rules.has_auction:
+        _check_auction(state)
+    elif state.trump not in SUIT_ROTATION:
+        raise StateError("these rules rotate the trump suit but name none")
     leader = table.first_leader
     for k, t in enumerate(state.tricks):
         seats = tuple(seat for seat, _ in t.cards)
@@ -284,15 +344,17 @@ def check_state(state: State) -> None:
     in_trick = tuple(seat for seat, _ in state.trick)
     if in_trick != turn[: len(in_trick)] or len(in_trick) == len(turn) or (played_out and in_trick):
         raise StateError(f"the trick in progress is not played in turn from seat {leader}")
-    over = played_out or _check_ledger(state)
+    over = played_out or _check_ledger(state) or _void(state)
+    if _void(state) or (rules.has_auction and state.trump is None):
+        return  # the auction was replayed move by move in _check_auction
     if state.to_act != (None if over else turn[len(in_trick)]):
         raise StateError(f"to_act is {state.to_act}; the turn belongs to {turn[len(in_trick)]}")
-    per_seat = min(3, table.tricks_total - len(state.tricks))
+    per_seat = min(rules.hand_size, table.tricks_total - len(state.tricks))
     for seat, hand in enumerate(state.hands):
         expected = (per_seat - (seat in in_trick)) if seat in active else 0
         if len(hand) != expected:
             raise StateError(f"seat {seat} holds {len(hand)} cards, not {expected}")
-    left = max(0, len(pack) - len(active) * (3 + len(state.tricks)))
+    left = max(0, len(pack) - len(active) * (rules.hand_size + len(state.tricks)))
     if len(talon) != left or (rules.turns_card and bool(left) != (state.trump_card is not None)):
         raise StateError(f"the stock and turned card hold {len(talon)} cards, not {left}")
     drawn = state.ledger.pinta_drawn
@@ -302,6 +364,52 @@ def check_state(state: State) -> None:
         raise StateError("the ledger's drawn turned card is not a trump drawn by a player")
 
 
+def _void(state: State) -> bool:
+    """Whether every seat passed in the auction."""
+    return state.rules.has_auction and state.ledger.contract is None and state.to_act is None
+
+
+def _check_auction(state: State) -> None:
+    """Replay the recorded auction from the dealt hands; it must give this state's contract."""
+    from brisca.engine import apply  # the engine's own check: serial sits beside it
+
+    ledger, table = state.ledger, state.table
+    fresh = table_for(state.rules, table.dealer)
+    replay = State(
+        fresh,
+        None,
+        None,
+        None,
+        ledger.dealt,
+        state.stock,
+        (),
+        (),
+        fresh.first_leader,
+        Ledger(ledger.dealt),
+    )
+    contract = ledger.contract
+    steps = [r.bid for r in ledger.bids]
+    if contract is not None and contract.trump is not None:
+        steps.append(
+            NameTrump(contract.trump) if contract.called is None else CallCard(contract.called)
+        )
+    try:
+        for step in steps:
+            if replay.to_act is None:
+                raise StateError("the recorded auction goes on after it ended")
+            replay = apply(replay, step)
+    except IllegalActionError as error:
+        raise StateError(f"the recorded auction is not legal: {error}") from None
+    if replay.ledger.bids != ledger.bids or replay.ledger.contract != contract:
+        raise StateError("the recorded auction does not give the recorded contract")
+    if replay.trump != state.trump or replay.table != table:
+        raise StateError("the trump or sides do not follow from the recorded auction")
+    if state.trump is None and (state.tricks or state.trick or state.to_act != replay.to_act):
+        raise StateError("no card is played before the auction ends")
+    if state.trump is None and state.hands != ledger.dealt:
+        raise StateError("the hands changed before the auction ended")
+
+
 def _check_ledger(state: State) -> bool:
     """Check the ledger's dealt hands and records; whether a black hand has ended the hand."""
     table, ledger = state.table, state.ledger
@@ -309,7 +417,7 @@ def _check_ledger(state: State) -> bool:
     if len(set(dealt)) != len(dealt) or any(c not in table.points for c in dealt):
         raise StateError("the ledger's dealt hands are not distinct cards of the pack")
     for seat, hand in enumerate(ledger.dealt):
-        if len(hand) != (3 if seat in table.active else 0):
+        if len(hand) != (table.rules.hand_size if seat in table.active else 0):
             raise StateError(f"the ledger says seat {seat} was dealt {len(hand)} cards")
     for swap in ledger.swaps:
         if swap.given.suit is not state.trump or swap.taken.suit is not state.trump:

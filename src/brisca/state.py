@@ -8,14 +8,19 @@ costs little; everything is validated where it enters the library: in
 
 from __future__ import annotations
 
+import functools
 from typing import TypeVar
 
 import attrs
 
+from brisca.actions import Action
 from brisca.cards import Card, Suit
 from brisca.rules import BlackHand, FirstLeader, PlayObligation, Rules, Signals, TeamMode
 
 __all__ = [
+    "BidRecord",
+    "Cante",
+    "Contract",
     "HandResult",
     "Ledger",
     "Observation",
@@ -81,18 +86,30 @@ class Table:
     seats_in_play: int = attrs.field(eq=False, repr=False)
     #: Whether every card in hand may always be played (no arrastre).
     free_play: bool = attrs.field(eq=False, repr=False)
-    #: Whether any action besides playing a card exists (swaps, claims, signals).
+    #: Whether any action besides playing a card exists (swaps, claims, signals, auctions).
     has_extras: bool = attrs.field(eq=False, repr=False)
 
     @classmethod
-    def create(cls, rules: Rules, dealer: Seat) -> Table:
-        """The table for `rules` with `dealer` dealing (`dealer` must be a valid seat)."""
+    def create(
+        cls, rules: Rules, dealer: Seat, declarer: Seat | None = None, partner: Seat | None = None
+    ) -> Table:
+        """The table for `rules` with `dealer` dealing (`dealer` must be a valid seat).
+
+        In auction games the sides follow the contract: until the auction ends
+        every seat is its own side; then the `declarer`, with its `partner` in
+        chiamata, plays against the rest.
+        """
         n = rules.num_players
         after = [(dealer + k) % n for k in range(1, n + 1)]  # ends with the dealer
-        sitting_out = rules.team_mode is TeamMode.SIT_OUT_PARTNERS
+        mode = rules.team_mode
+        sitting_out = mode is TeamMode.SIT_OUT_PARTNERS
         active = tuple(after[:-1] if sitting_out else after)
-        if rules.team_mode is TeamMode.INDIVIDUAL:
+        contract = mode in (TeamMode.DECLARER_VS_REST, TeamMode.CALLED_PARTNER)
+        if mode is TeamMode.INDIVIDUAL or (contract and declarer is None):
             groups: list[tuple[Seat, ...]] = [(s,) for s in active]
+        elif contract and declarer is not None:
+            team = {declarer} if partner is None else {declarer, partner}
+            groups = [tuple(sorted(team)), tuple(s for s in sorted(active) if s not in team)]
         else:
             # Partnerships alternate round the active seats: {0,2} v {1,3}, {0,2,4} v {1,3,5}.
             groups = [tuple(sorted(active[0::2])), tuple(sorted(active[1::2]))]
@@ -112,7 +129,11 @@ class Table:
             else active
             for s in range(n)
         )
-        leader = dealer if rules.first_leader is FirstLeader.DEALER else active[0]
+        leader = active[0]
+        if rules.first_leader is FirstLeader.DEALER:
+            leader = dealer
+        elif rules.first_leader is FirstLeader.DECLARER and declarer is not None:
+            leader = declarer
         pack = rules.cards
         return cls(
             rules,
@@ -130,8 +151,17 @@ class Table:
             rules.play_obligation is PlayObligation.FREE,
             rules.swap_enabled
             or rules.black_hand is not BlackHand.OFF
-            or rules.signals is not Signals.NONE,
+            or rules.signals is not Signals.NONE
+            or rules.has_auction,
         )
+
+
+@functools.lru_cache(maxsize=1024)
+def table_for(
+    rules: Rules, dealer: Seat, declarer: Seat | None = None, partner: Seat | None = None
+) -> Table:
+    """The (cached) table of a hand of `rules` dealt by `dealer`; see :meth:`Table.create`."""
+    return Table.create(rules, dealer, declarer, partner)
 
 
 @_fast_init
@@ -174,6 +204,42 @@ class SignalRecord:
 
 
 @attrs.frozen
+class BidRecord:
+    """One call in an auction: a `Bid`, a `BidRank` or a `Pass`."""
+
+    seat: Seat
+    bid: Action
+
+
+@attrs.frozen
+class Contract:
+    """The outcome of an auction (SPEC §2.7, §2.8)."""
+
+    #: The auction's winner.
+    declarer: Seat
+    #: The winning bid.
+    bid: Action
+    #: The trump suit, once named or called.
+    trump: Suit | None = None
+    #: The called card, in chiamata.
+    called: Card | None = None
+    #: The called card's holder, the secret partner (the declarer when it plays alone).
+    #: ``None`` until the call, and in a seat's observation while it is secret.
+    partner: Seat | None = None
+
+
+@attrs.frozen
+class Cante:
+    """A sung pair of Rey and Caballo (SPEC §2.7): 40 in trumps, 20 otherwise."""
+
+    seat: Seat
+    suit: Suit
+    points: int
+    #: How many tricks were complete when it was sung.
+    trick: int
+
+
+@attrs.frozen
 class Ledger:
     """What a hand records besides its cards and tricks; plain plays never change it."""
 
@@ -187,6 +253,12 @@ class Ledger:
     black_hand: Seat | None = None
     #: Once the turned card has been drawn: who drew it, and which card it was.
     pinta_drawn: tuple[Seat, Card] | None = None
+    #: The auction's calls, in order.
+    bids: tuple[BidRecord, ...] = ()
+    #: The contract, once the auction has a winner.
+    contract: Contract | None = None
+    #: The cantes sung, in order.
+    cantes: tuple[Cante, ...] = ()
 
 
 @_fast_init
@@ -285,6 +357,12 @@ class Observation:
     black_hand: Seat | None
     #: For each seat, the suits it is known to hold none of, from arrastre play.
     voids: tuple[frozenset[Suit], ...]
+    #: The auction's calls, all public.
+    bids: tuple[BidRecord, ...]
+    #: The contract; in chiamata its partner stays ``None`` while the seat cannot know it.
+    contract: Contract | None
+    #: The cantes sung, all public.
+    cantes: tuple[Cante, ...]
 
     @property
     def side_points(self) -> tuple[int, ...]:
@@ -317,3 +395,11 @@ class HandResult:
     black_hand: int | None = None
     #: Whether the hand ended without play (everyone passed in an auction).
     void: bool = False
+    #: The contract of an auction game, else ``None``.
+    contract: Contract | None = None
+    #: Whether the contract was made, in auction games.
+    contract_made: bool | None = None
+    #: Cante points per side, in `sides` order (subastada).
+    cantes: tuple[int, ...] = ()
+    #: What each seat scores for the contract (SPEC §2.7, §2.8), in auction games.
+    seat_scores: tuple[int, ...] = ()

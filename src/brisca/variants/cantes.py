@@ -1,0 +1,58 @@
+"""Cantes: singing the Rey and Caballo of a suit, 40 in trumps and 20 otherwise (SPEC §2.7).
+
+Only the seat that has just won a trick may sing, after the draw and before it
+leads; one cante per trick won, and the 40 before any 20. Each suit is sung at
+most once. The cards are shown and stay in hand. There is no "10 de últimas".
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from brisca.cards import Card, Suit
+from brisca.state import Cante, Ledger, State
+
+__all__ = ["apply", "offered", "refusal"]
+
+
+def _holds_pair(state: State, seat: int, suit: Suit) -> bool:
+    hand = state.hands[seat]
+    return Card(12, suit) in hand and Card(11, suit) in hand
+
+
+def refusal(state: State, seat: int, suit: Suit) -> str | None:
+    """Why `seat` may not sing `suit` now, or ``None`` if it may."""
+    if not state.table.rules.cantes:
+        return "cantes are off in these rules (cantes=False)"
+    trump = state.trump
+    if trump is None:
+        return "no cante before the trump is named"
+    if state.trick or not state.tricks or state.tricks[-1].winner != seat:
+        return "only the winner of the last trick may sing, before leading"
+    sung = state.ledger.cantes
+    if any(c.seat == seat and c.trick == len(state.tricks) for c in sung):
+        return "one cante per trick won"
+    if any(c.suit is suit for c in sung):
+        return f"the {suit.spanish_name.lower()} have been sung already"
+    if not _holds_pair(state, seat, suit):
+        return f"a cante needs the Rey and the Caballo de {suit.spanish_name}"
+    if (
+        suit is not trump
+        and _holds_pair(state, seat, trump)
+        and all(c.suit is not trump for c in sung)
+    ):
+        return "the 40 in trumps comes before any 20"
+    return None
+
+
+def offered(state: State, seat: int) -> tuple[Suit, ...]:
+    """The suits `seat` may sing now."""
+    if not state.table.rules.cantes:
+        return ()
+    return tuple(s for s in Suit if refusal(state, seat, s) is None)
+
+
+def apply(state: State, seat: int, suit: Suit) -> Ledger:
+    """The ledger after `seat` sings `suit`."""
+    cante = Cante(seat, suit, 40 if suit is state.trump else 20, len(state.tricks))
+    return attrs.evolve(state.ledger, cantes=(*state.ledger.cantes, cante))
