@@ -223,12 +223,16 @@ _EXTRA_ACTIONS = (Swap, ClaimBlackHand, Signal, Sing, *_AUCTION_ACTIONS)
 
 def _extra_actions(state: State, seat: int) -> tuple[Action, ...]:
     """The legal actions besides plays, in a fixed order: claim, swaps, cantes, signals."""
+    rules = state.table.rules
     found: list[Action] = []
-    if black_hand.refusal(state, seat) is None:
+    if rules.black_hand is not BlackHand.OFF and black_hand.refusal(state, seat) is None:
         found.append(ClaimBlackHand())
-    found += [Swap(c) for c in swaps.offered(state, seat)]
-    found += [Sing(suit) for suit in cantes.offered(state, seat)]
-    found += [Signal(name) for name in signals.offered(state, seat)]
+    if rules.swap_enabled:
+        found += [Swap(c) for c in swaps.offered(state, seat)]
+    if rules.cantes:
+        found += [Sing(suit) for suit in cantes.offered(state, seat)]
+    if rules.signals is not Signals.NONE:
+        found += [Signal(name) for name in signals.offered(state, seat)]
     return tuple(found)
 
 

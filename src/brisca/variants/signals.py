@@ -45,33 +45,46 @@ VOCABULARIES: dict[SignalVocabulary, dict[str, Truth]] = {
 
 def refusal(state: State, seat: int, name: str) -> str | None:
     """Why `seat` may not make signal `name` now, or ``None`` if it may."""
+    why = _window_refusal(state, seat)
+    if why:
+        return why
     rules = state.table.rules
-    if rules.signals is Signals.NONE:
-        return "signals are off in these rules (signals='none')"
     vocabulary = VOCABULARIES[rules.signal_vocabulary]
     if name not in vocabulary:
         return (
             f"{name!r} is not a signal of the {rules.signal_vocabulary.value!r} vocabulary: "
             f"{', '.join(vocabulary)}"
         )
+    if not vocabulary[name](_trump_ranks(state, seat)):
+        return f"a false signal: {name!r} does not match seat {seat}'s trumps (signals are honest)"
+    return None
+
+
+def _window_refusal(state: State, seat: int) -> str | None:
+    """Why `seat` may make no signal at all now, or ``None``."""
+    rules = state.table.rules
+    if rules.signals is Signals.NONE:
+        return "signals are off in these rules (signals='none')"
     if rules.signal_timing is SignalTiming.PRE_HAND and state.tricks:
         return "signals are made before the hand, in the first trick (signal_timing='pre_hand')"
     if rules.signal_timing is SignalTiming.AFTER_FIRST_TRICK and not state.tricks:
         return "no signals in the first trick (signal_timing='after_first_trick')"
     if any(s.seat == seat for s in state.ledger.signals):
         return f"seat {seat} has signalled already this hand"
-    ranks = frozenset(c.rank for c in state.hands[seat] if c.suit is state.trump)
-    if not vocabulary[name](ranks):
-        return f"a false signal: {name!r} does not match seat {seat}'s trumps (signals are honest)"
     return None
 
 
+def _trump_ranks(state: State, seat: int) -> frozenset[int]:
+    return frozenset(c.rank for c in state.hands[seat] if c.suit is state.trump)
+
+
 def offered(state: State, seat: int) -> tuple[str, ...]:
-    """The signals `seat` may make now, in vocabulary order."""
-    if state.table.rules.signals is Signals.NONE:
+    """The signals `seat` may make now, in vocabulary order: the true ones, in the window."""
+    if _window_refusal(state, seat):
         return ()
+    ranks = _trump_ranks(state, seat)
     vocabulary = VOCABULARIES[state.table.rules.signal_vocabulary]
-    return tuple(name for name in vocabulary if refusal(state, seat, name) is None)
+    return tuple(name for name, truth in vocabulary.items() if truth(ranks))
 
 
 def apply(state: State, seat: int, name: str) -> Ledger:

@@ -22,23 +22,31 @@ HIGH = (1, 3, 12, 11, 10)
 
 def refusal(state: State, seat: int, card: Card) -> str | None:
     """Why `seat` may not give `card` for the turned card now, or ``None`` if it may."""
-    rules = state.table.rules
-    if not rules.swap_enabled:
-        return "swaps are off in these rules (swap_enabled=False)"
-    pinta = state.trump_card
-    if pinta is None:
-        return "there is no turned card left to swap for"
+    why = _general_refusal(state, seat)
+    if why:
+        return why
     if card not in state.hands[seat]:
         return f"{card} is not in the hand of seat {seat}, the seat to act"
     if card.suit is not state.trump:
         return f"only a trump can be swapped for the turned card, and {card} is not one"
-    before_first_lead = not state.tricks and not state.trick
-    why = _timing(state, seat, before_first_lead) or _deadline(state)
+    pinta = state.trump_card
+    assert pinta is not None
+    return _exchange(state, card, pinta, not state.tricks and not state.trick)
+
+
+def _general_refusal(state: State, seat: int) -> str | None:
+    """Why `seat` may make no swap at all now, or ``None``."""
+    rules = state.table.rules
+    if not rules.swap_enabled:
+        return "swaps are off in these rules (swap_enabled=False)"
+    if state.trump_card is None:
+        return "there is no turned card left to swap for"
+    why = _timing(state, seat, not state.tricks and not state.trick) or _deadline(state)
     if why:
         return why
     if rules.swap_max_per_trick and any(s.trick == len(state.tricks) for s in state.ledger.swaps):
         return "only one swap per trick (swap_max_per_trick=1)"
-    return _exchange(state, card, pinta, before_first_lead)
+    return None
 
 
 def _timing(state: State, seat: int, before_first_lead: bool) -> str | None:
@@ -103,7 +111,16 @@ def _exchange(state: State, card: Card, pinta: Card, before_first_lead: bool) ->
 
 def offered(state: State, seat: int) -> tuple[Card, ...]:
     """The cards `seat` may swap now, in hand order."""
-    return tuple(c for c in state.hands[seat] if refusal(state, seat, c) is None)
+    if _general_refusal(state, seat):
+        return ()
+    pinta, trump = state.trump_card, state.trump
+    assert pinta is not None
+    first = not state.tricks and not state.trick
+    return tuple(
+        c
+        for c in state.hands[seat]
+        if c.suit is trump and _exchange(state, c, pinta, first) is None
+    )
 
 
 def apply(state: State, seat: int, card: Card) -> tuple[tuple[tuple[Card, ...], ...], Card, Ledger]:
