@@ -167,7 +167,9 @@ def _suit(letter: str, where: str = "suit") -> Suit:
     try:
         return Suit(letter)
     except ValueError:
-        raise NotationError(f"{where}: expected a suit letter O, C, E or B, got {letter!r}") from None
+        raise NotationError(
+            f"{where}: expected a suit letter O, C, E or B, got {letter!r}"
+        ) from None
 
 
 def _seat(value: int, n: int) -> int:
