@@ -142,7 +142,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("-n", "--games", type=int, default=4000, help="games per line")
     parser.add_argument(
-        "--presets", default="spanish-2p,spanish-4p,arrastre-2p", help="comma-separated preset names"
+        "--presets",
+        default="spanish-2p,spanish-4p,arrastre-2p",
+        help="comma-separated preset names",
     )
     args = parser.parse_args()
     games: dict[str, Callable[[random.Random], object]] = {

@@ -8,6 +8,7 @@
 120
 """
 
+from brisca import encoding, events, records, sampling
 from brisca.actions import (
     Action,
     Bid,
@@ -23,6 +24,7 @@ from brisca.actions import (
     parse_action,
 )
 from brisca.cards import Card, DeckKind, Suit
+from brisca.encoding import encode_observation, legal_mask, observation_to_dict
 from brisca.engine import apply, is_legal, legal_actions, new_game, observe, result
 from brisca.errors import BriscaError, IllegalActionError, NotationError, RulesError, StateError
 from brisca.match import (
@@ -41,6 +43,7 @@ from brisca.match import (
     new_match,
 )
 from brisca.presets import PRESETS, preset
+from brisca.records import GameRecord, record_game
 from brisca.rules import (
     SWAP_BUNDLES,
     BlackHand,
@@ -74,6 +77,7 @@ from brisca.rules import (
     TrumpSelection,
     TrumpVisibility,
 )
+from brisca.sampling import sample_state
 from brisca.serial import check_state, dumps, loads
 from brisca.state import (
     BidRecord,
@@ -113,6 +117,7 @@ __all__ = [
     "Direction",
     "FirstDealer",
     "FirstLeader",
+    "GameRecord",
     "HandRecord",
     "HandResult",
     "HandWinRule",
@@ -160,9 +165,13 @@ __all__ = [
     "check_state",
     "dumps",
     "dumps_match",
+    "encode_observation",
+    "encoding",
+    "events",
     "hand_value",
     "is_legal",
     "legal_actions",
+    "legal_mask",
     "loads",
     "loads_match",
     "match_apply",
@@ -172,8 +181,13 @@ __all__ = [
     "match_result",
     "new_game",
     "new_match",
+    "observation_to_dict",
     "observe",
     "parse_action",
     "preset",
+    "record_game",
+    "records",
     "result",
+    "sample_state",
+    "sampling",
 ]

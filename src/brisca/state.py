@@ -9,7 +9,7 @@ costs little; everything is validated where it enters the library: in
 from __future__ import annotations
 
 import functools
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import attrs
 
@@ -363,6 +363,12 @@ class Observation:
     contract: Contract | None
     #: The cantes sung, all public.
     cantes: tuple[Cante, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        """This observation as readable JSON-ready data (see `brisca.encoding`)."""
+        from brisca.encoding import observation_to_dict  # encoding builds on this module
+
+        return observation_to_dict(self)
 
     @property
     def side_points(self) -> tuple[int, ...]:

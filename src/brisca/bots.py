@@ -1,0 +1,332 @@
+"""Bots: players that choose an action from what their seat may know.
+
+A bot is any callable that takes a seat's :class:`~brisca.Observation` and the
+legal actions, and returns one of those actions (the :class:`Bot` protocol). A
+plain function will do:
+
+>>> import brisca
+>>> from brisca.bots import HeuristicBot, RandomBot, play_game
+>>> def first_card(observation, legal):
+...     return legal[0]
+>>> final, outcome = play_game("spanish-2p", [first_card, HeuristicBot()], seed=7)
+>>> final.is_over, sum(outcome.points)
+(True, 120)
+
+:func:`play_game` calls each seat's bot with ``observe(state, seat)`` only, so a
+bot never sees hidden cards. Two bots come with the library:
+
+- :class:`RandomBot` picks uniformly among the legal actions, from a seeded
+  :class:`brisca.rng.Generator`;
+- :class:`HeuristicBot` plays sensibly: it ducks with blank cards, wins tricks
+  that hold an Ace or a Three with its cheapest winning card, trumps to capture
+  them but not to take blank tricks, counts the points, and always claims a
+  black hand, swaps for the turned card, sings a cante and makes an honest
+  signal when offered; in the auction games it bids as far as its hand is worth.
+
+Both choose only among the legal actions, so they obey arrastre and every other
+duty by construction, and both accept action types they do not know: the random
+bot picks among them like any other, and the heuristic bot falls back on the
+cards it may play, or on the first legal action when it may play none.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Sequence
+from typing import Protocol
+
+from brisca.actions import (
+    Action,
+    Bid,
+    BidRank,
+    CallCard,
+    ClaimBlackHand,
+    NameTrump,
+    Pass,
+    Play,
+    Signal,
+    Sing,
+    Swap,
+)
+from brisca.cards import Card, Suit
+from brisca.engine import apply, legal_actions, new_game, observe, result
+from brisca.errors import BriscaError, IllegalActionError
+from brisca.presets import preset
+from brisca.rng import Generator
+from brisca.rules import HandWinRule, Rules, TeamMode, TrumpSelection
+from brisca.state import HandResult, Observation, State, table_for
+from brisca.tricks import winning
+
+__all__ = ["Bot", "HeuristicBot", "RandomBot", "play_game"]
+
+
+class Bot(Protocol):
+    """A player: ``bot(observation, legal) -> action``.
+
+    `observation` is what the seat to act may know (:func:`brisca.observe`);
+    `legal` is :func:`brisca.legal_actions` of the state, never empty. The bot
+    must return one of `legal`. A bot may keep state of its own between calls
+    (a generator, a memory of the game), but it sees the game only through the
+    observations it is given.
+    """
+
+    def __call__(self, observation: Observation, legal: Sequence[Action], /) -> Action: ...
+
+
+class RandomBot:
+    """Picks uniformly among the legal actions.
+
+    Its choices come from ``brisca.rng.Generator(seed)``, so a seeded bot
+    repeats itself; with no seed, one is drawn from the operating system.
+    """
+
+    def __init__(self, seed: int | None = None) -> None:
+        if seed is None:
+            seed = int.from_bytes(os.urandom(16), "big")
+        elif type(seed) is not int or seed < 0:
+            raise BriscaError(f"a bot's seed must be a non-negative int, got {seed!r}")
+        #: The seed the bot's choices come from.
+        self.seed = seed
+        self._generator = Generator(seed)
+
+    def __call__(self, observation: Observation, legal: Sequence[Action], /) -> Action:
+        """One of `legal`, chosen at random."""
+        return legal[self._generator.below(len(legal))]
+
+    def __repr__(self) -> str:
+        return f"RandomBot(seed={self.seed})"
+
+
+#: Card points on the table from which a trick is worth a trump or an Ace: an Ace or a Three.
+RICH_TRICK = 10
+
+
+class HeuristicBot:
+    """Plays sensibly from the observation alone, by a few rules of thumb.
+
+    In order of precedence:
+
+    1. claim a black hand; swap for the turned card (a swap always gives a 7 or
+       a 2 for a better card); sing a cante; make a signal (the engine offers
+       only true ones);
+    2. leading, play the cheapest card: blanks first, trumps last;
+    3. following a partner who is winning, give it points when no opponent
+       plays after us, else duck;
+    4. following an opponent who is winning, win a rich trick (an Ace or a
+       Three on the table, or enough points to decide the hand) with the
+       cheapest card that wins it, a trump only when no card of the suit will
+       do; take any trick with a card of the led suit when nobody plays after
+       us; otherwise duck with the cheapest card.
+
+    "Cheapest" weighs a card's points and, for a trump, its strength. Points
+    are counted from the tricks taken, as players at the table may count them.
+
+    In an auction it bids the lowest bid it may while the bid stays within what
+    its hand is worth, and passes beyond: in subastada its side's even share of
+    the 120 points, plus twice its card points over 8, plus 20 for each Rey and
+    Caballo pair it could sing; in chiamata it names ranks
+    down the trick order one step further for every 6 card points over 25, and
+    never bids "2 + points". Naming the trump, or calling a card, it picks the
+    suit it holds most points and cards in (a Rey and Caballo pair, which sings 40
+    in trumps, counting 20 more), and calls a card it does not hold.
+    """
+
+    def __call__(self, observation: Observation, legal: Sequence[Action], /) -> Action:
+        """The chosen action, one of `legal`."""
+        plays: list[Card] = []
+        for action in legal:
+            kind = type(action)
+            if kind in _ALWAYS:
+                return action
+            if kind is Play:
+                plays.append(action.card)  # type: ignore[union-attr]
+        if not plays:
+            call = _auction_call(observation, legal)
+            return legal[0] if call is None else call  # legal[0]: an action it does not know
+        card = _Table(observation).choose(plays)
+        for action in legal:
+            if type(action) is Play and action.card is card:
+                return action
+        raise AssertionError("unreachable: the chosen card is one of the plays")
+
+    def __repr__(self) -> str:
+        return "HeuristicBot()"
+
+
+#: Actions the heuristic always takes when offered: each only helps its side.
+_ALWAYS = (ClaimBlackHand, Swap, Sing, Signal)
+
+
+def _suit_value(observation: Observation, suit: Suit) -> int:
+    """How much of `suit` the seat holds: its card points, and one per card."""
+    points = observation.rules.card_points
+    return sum(points(c) + 1 for c in observation.hand if c.suit is suit)
+
+
+def _auction_call(observation: Observation, legal: Sequence[Action]) -> Action | None:
+    """The heuristic's auction call, trump naming or card call; ``None`` if none is legal."""
+    rules = observation.rules
+    hand = observation.hand
+    names = [a for a in legal if isinstance(a, NameTrump)]
+    if names:  # a pair in trumps sings 40 rather than 20
+
+        def pair(suit: Suit) -> bool:
+            return rules.cantes and Card(12, suit) in hand and Card(11, suit) in hand
+
+        return max(names, key=lambda a: _suit_value(observation, a.suit) + 20 * pair(a.suit))
+    calls = [a for a in legal if isinstance(a, CallCard)]
+    if calls:  # a card held would mean playing alone
+        return max(calls, key=lambda a: (a.card not in hand, _suit_value(observation, a.card.suit)))
+    passes = [a for a in legal if isinstance(a, Pass)]
+    if not passes:
+        return None
+    points = sum(rules.card_points(c) for c in hand)
+    if rules.trump_selection is TrumpSelection.AUCTION:
+        pairs = (
+            sum(Card(12, s) in hand and Card(11, s) in hand for s in Suit) if rules.cantes else 0
+        )
+        team = 1 if rules.team_mode is TeamMode.DECLARER_VS_REST else 2
+        worth = 120 * team // rules.active_players + 2 * (points - 8) + 20 * pairs
+        bids = [a for a in legal if isinstance(a, Bid)]
+        if bids and min(b.points for b in bids) <= worth:
+            return min(bids, key=lambda b: b.points)
+        return passes[0]
+    ranks = [a for a in legal if isinstance(a, BidRank)]
+    if ranks:
+        order = sorted(
+            {c.rank for c in rules.cards}, key=lambda r: -rules.card_strength(Card(r, Suit.OROS))
+        )
+        best = min(ranks, key=lambda a: order.index(a.rank))
+        if order.index(best.rank) <= (points - 25) // 6:
+            return best
+    return passes[0]
+
+
+class _Table:
+    """The heuristic's reading of one observation."""
+
+    def __init__(self, observation: Observation) -> None:
+        self.obs = observation
+        self.rules = observation.rules
+        self.trump: Suit | None = observation.trump  # None while the seat cannot know it
+        self.table = table_for(observation.rules, observation.dealer)
+        self.side = next(
+            (i for i, side in enumerate(observation.sides) if observation.seat in side), -1
+        )
+
+    def is_trump(self, card: Card) -> bool:
+        return card.suit is self.trump
+
+    def cost(self, card: Card) -> float:
+        """What giving `card` away costs: its points, and a trump's power."""
+        points = self.rules.card_points(card)
+        if self.is_trump(card):
+            return points + 6 + self.rules.card_strength(card) / 2
+        return points + self.rules.card_strength(card) / 100
+
+    def beats(self, card: Card, top: Card) -> bool:
+        """Whether `card` takes the trick from `top`, the card winning it now."""
+        return winning(((0, top), (1, card)), self.trump, self.table)[0] == 1
+
+    def opponents_after(self) -> bool:
+        """Whether an opponent still plays to this trick after us."""
+        obs = self.obs
+        in_play = [seat for side in obs.sides for seat in side]
+        n = len(obs.hand_sizes)
+        seat, left = obs.seat, len(in_play) - 1 - len(obs.trick)
+        mine = obs.sides[self.side] if self.side >= 0 else ()
+        while left > 0:
+            seat = (seat + 1) % n
+            if seat in in_play:
+                left -= 1
+                if seat not in mine:
+                    return True
+        return False
+
+    def decisive(self, at_stake: int) -> bool:
+        """Whether `at_stake` points would carry either of two sides past 60."""
+        obs = self.obs
+        if self.rules.hand_win_rule is not HandWinRule.OVER_60 or len(obs.sides) != 2:
+            return False
+        return any(points + at_stake > 60 for points in obs.side_points) and all(
+            points <= 60 for points in obs.side_points
+        )
+
+    def choose(self, plays: list[Card]) -> Card:
+        if not self.obs.trick:
+            return min(plays, key=self.cost)
+        seat, top = winning(self.obs.trick, self.trump, self.table)
+        last = not self.opponents_after()
+        if seat in (self.obs.sides[self.side] if self.side >= 0 else ()):
+            if last:  # give our side points: the richest card that is not a trump
+                plain = [c for c in plays if not self.is_trump(c)]
+                if plain:
+                    return max(plain, key=lambda c: (self.rules.card_points(c), -self.cost(c)))
+            return min(plays, key=self.cost)
+        on_table = sum(self.rules.card_points(c) for _, c in self.obs.trick)
+        beaters = [c for c in plays if self.beats(c, top)]
+        plain = [c for c in beaters if not self.is_trump(c)]
+        trumps = [c for c in beaters if self.is_trump(c)]
+        rich = on_table >= RICH_TRICK or self.decisive(on_table)
+        if plain and (last or rich):
+            if last:  # safe: win with the richest card of the suit
+                return max(plain, key=lambda c: (self.rules.card_points(c), -self.cost(c)))
+            return max(plain, key=self.rules.card_strength)
+        if trumps:
+            cheapest = min(trumps, key=self.cost)
+            small = (
+                self.rules.card_points(cheapest) == 0 and self.rules.card_strength(cheapest) <= 4
+            )
+            if rich or (on_table >= 4 and small and last):
+                return cheapest
+        return min(plays, key=self.cost)
+
+
+def play_game(
+    rules: Rules | str,
+    bots: Sequence[Bot],
+    *,
+    seed: int | None = None,
+    deck: Sequence[Card | str] | None = None,
+    dealer: int | None = None,
+    on_action: Callable[[State, Action], object] | None = None,
+) -> tuple[State, HandResult]:
+    """Deal a hand and let the bots play it out; return the final state and its result.
+
+    Args:
+        rules: a `Rules` value or a preset name.
+        bots: one bot per seat, by seat number (a seat sitting out is never asked).
+        seed: as for :func:`brisca.new_game`.
+        deck: as for :func:`brisca.new_game`.
+        dealer: as for :func:`brisca.new_game`.
+        on_action: called as ``on_action(state, action)`` before each action is
+            applied, to record or show the game.
+
+    Each bot is called with ``observe(state, seat)`` and ``legal_actions(state)``.
+
+    Raises:
+        BriscaError: not one bot per seat, or bad rules, seed, deck or dealer.
+        IllegalActionError: a bot returned an action that is not legal; the
+            message names the seat and the rule.
+    """
+    if isinstance(rules, str):
+        rules = preset(rules)
+    if not isinstance(rules, Rules):
+        raise BriscaError(f"rules must be a brisca.Rules or a preset name, got {rules!r}")
+    bots = tuple(bots)
+    if len(bots) != rules.num_players or not all(callable(bot) for bot in bots):
+        raise BriscaError(
+            f"play_game needs one bot (a callable) per seat: {rules.num_players}, got {len(bots)}"
+        )
+    state = new_game(rules, seed=seed, deck=deck, dealer=dealer)
+    while state.to_act is not None:
+        seat = state.to_act
+        legal = legal_actions(state)
+        action = bots[seat](observe(state, seat), legal)
+        if on_action is not None:
+            on_action(state, action)
+        try:
+            state = apply(state, action)
+        except IllegalActionError as error:
+            raise IllegalActionError(f"the bot of seat {seat} chose {action!r}: {error}") from None
+    return state, result(state)

@@ -1,0 +1,838 @@
+"""The ``brisca`` command: play, simulate, replay, validate and look up the rules.
+
+It comes with the ``cli`` extra, ``pip install 'brisca[cli]'``, which adds the
+progress bar of ``brisca simulate`` (tqdm); the library itself needs only attrs.
+``python -m brisca`` runs the same command. Subcommands:
+
+- ``brisca play``: a hand in the terminal against the bots;
+- ``brisca simulate``: many games between bots, with a summary;
+- ``brisca replay FILE`` and ``brisca validate FILE``: game records;
+- ``brisca rules [PRESET]``: the presets, or one preset's every option;
+- ``brisca show``: play out a seeded hand between random players and show it
+  trick by trick (also ``brisca --preset NAME --seed N`` with no subcommand).
+
+Exit status: 0 on success, 1 when a game or record fails (an invalid record,
+input that ended mid-game), 2 on a usage error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import enum
+import importlib
+import inspect
+import json
+import math
+import os
+import re
+import sys
+import time
+from collections.abc import Callable, Iterator, Sequence
+from typing import IO, Any, TextIO
+
+import attrs
+
+import brisca
+from brisca.actions import Action, ClaimBlackHand, Play, Signal, Swap, parse_action
+from brisca.bots import Bot, HeuristicBot, RandomBot, play_game
+from brisca.errors import BriscaError, IllegalActionError
+from brisca.rng import Generator
+from brisca.rules import Rules
+from brisca.state import Observation, State
+
+__all__ = [
+    "BOTS",
+    "changed_options",
+    "describe_deal",
+    "describe_hand",
+    "describe_result",
+    "format_rules",
+    "main",
+    "narrate",
+    "option_choices",
+    "option_docs",
+    "option_text",
+    "preset_name",
+    "wilson_interval",
+]
+
+#: The bots the command line knows, by name: each a factory from a seed to a bot.
+BOTS: dict[str, Callable[[int], Bot]] = {
+    "random": RandomBot,
+    "heuristic": lambda seed: HeuristicBot(),
+}
+
+INSTALL_HINT = "pip install 'brisca[cli]'"
+SUBCOMMANDS = ("play", "simulate", "replay", "validate", "rules", "show")
+
+
+class Usage(Exception):
+    """A usage error: the message is shown and the command exits with status 2."""
+
+
+class Abandoned(Exception):
+    """The player left the game: the message is shown and the command exits with status 1."""
+
+
+# ---------------------------------------------------------------------------
+# Rules options, their documentation and values (also used by the docs site)
+
+
+def option_docs() -> dict[str, str]:
+    """Each `Rules` option's documentation, from the ``#:`` comments above its field.
+
+    Options without such a comment map to ``""``; if the source cannot be read
+    (a frozen install), every option does.
+    """
+    docs = {field.name: "" for field in attrs.fields(Rules)}
+    try:
+        source = inspect.getsource(Rules)
+    except (OSError, TypeError):
+        return docs
+    pending: list[str] = []
+    for line in source.splitlines():
+        stripped = line.strip()
+        if stripped.startswith("#:"):
+            pending.append(stripped[2:].strip())
+            continue
+        found = re.match(r"(\w+)\s*:", stripped)
+        if found and found.group(1) in docs and pending:
+            docs[found.group(1)] = " ".join(pending)
+        pending = []
+    return docs
+
+
+def option_text(value: object) -> str:
+    """An option's value as it is written in ``Rules(...)``: ``'spanish48'``, ``['2B']``."""
+    if isinstance(value, enum.Enum):
+        return repr(value.value)
+    if isinstance(value, tuple):  # cards by their codes, numbers as they are
+        return repr([item.code if isinstance(item, brisca.Card) else item for item in value])
+    return repr(value)
+
+
+def option_choices(name: str) -> str:
+    """The values an option takes, such as ``'free' | 'arrastre_after_stock'``."""
+    kind = attrs.fields_dict(Rules)[name].type
+    default = getattr(Rules(), name)
+    if isinstance(default, enum.Enum):
+        return " | ".join(repr(member.value) for member in type(default))
+    if isinstance(default, bool) or kind in ("bool", bool):
+        return "True | False"
+    if isinstance(default, tuple):
+        return "a list of card codes" if "Card" in str(kind) else str(kind)
+    return "an int" if isinstance(default, int) else str(kind)
+
+
+def preset_name(rules: Rules) -> str | None:
+    """The name of the preset equal to `rules`, if there is one."""
+    return next((name for name, value in brisca.PRESETS.items() if value == rules), None)
+
+
+def format_rules(rules: Rules, name: str | None = None) -> list[str]:
+    """Every option of `rules` with its value and documentation, one block per option.
+
+    Options that differ from ``Rules()`` are marked with ``*``.
+    """
+    default = Rules()
+    docs = option_docs()
+    title = name or preset_name(rules) or "rules"
+    lines = [
+        f"{title}: {rules.num_players} players, {len(rules.cards)} cards, "
+        f"{rules.tricks_per_hand} tricks a hand (* differs from Rules())"
+    ]
+    for field in attrs.fields(Rules):
+        value = getattr(rules, field.name)
+        mark = "  *" if value != getattr(default, field.name) else ""
+        lines.append(f"  {field.name} = {option_text(value)}{mark}")
+        if docs[field.name]:
+            lines.append(f"      {docs[field.name].replace('``', '`')}")
+    return lines
+
+
+def changed_options(rules: Rules) -> list[str]:
+    """The options in which `rules` differs from ``Rules()``, as ``name=value`` texts."""
+    default = Rules()
+    return [
+        f"{f.name}={option_text(getattr(rules, f.name))}"
+        for f in attrs.fields(Rules)
+        if getattr(rules, f.name) != getattr(default, f.name)
+    ]
+
+
+def _cmd_rules(args: argparse.Namespace) -> int:
+    if args.preset is None:
+        width = max(map(len, brisca.PRESETS))
+        print(f"{'preset':<{width}}  differs from Rules() in")
+        for name, rules in brisca.PRESETS.items():
+            print(f"{name:<{width}}  {', '.join(changed_options(rules)) or 'the defaults'}")
+        print("\n`brisca rules PRESET` shows every option of one preset.")
+        return 0
+    print("\n".join(format_rules(_preset(args.preset), args.preset)))
+    return 0
+
+
+# ---------------------------------------------------------------------------
+# Describing a hand as it goes
+
+
+def _name(seat: int, you: int | None) -> str:
+    return "you" if seat == you else f"seat {seat}"
+
+
+def _card(card: brisca.Card) -> str:
+    return f"{card.code} ({card.spanish_name})"
+
+
+def _trick_line(number: int, trick: brisca.Trick, you: int | None) -> str:
+    cards = "  ".join(f"{seat}:{card}" for seat, card in trick.cards)
+    return f"trick {number:>2}: {cards:<30} {_name(trick.winner, you)} won {trick.points:>2}"
+
+
+def describe_deal(state: State, you: int | None = None) -> list[str]:
+    """The header of a hand: dealer, sides and trump.
+
+    Told to seat `you`, only what that seat may know; told to nobody (a record
+    being replayed), the whole truth, every hand included.
+    """
+    if you is not None:
+        view = brisca.observe(state, you)
+        sides = ", ".join("+".join(map(str, side)) for side in view.sides)
+        return [f"dealer: seat {state.dealer}; sides: {sides}", _trump_line(view)]
+    sides = ", ".join("+".join(map(str, side)) for side in state.sides)
+    trump = state.trump.spanish_name if state.trump else "not chosen yet"
+    if state.trump_card is not None:
+        covered = state.rules.trump_visibility is brisca.TrumpVisibility.CUBIERTA
+        trump += f" (turned card {state.trump_card}{', covered' if covered else ''})"
+    lines = [f"dealer: seat {state.dealer}; sides: {sides}", f"trump: {trump}"]
+    lines += [
+        f"seat {seat} holds: {' '.join(map(str, hand))}"
+        for seat, hand in enumerate(state.hands)
+        if hand
+    ]
+    return lines
+
+
+def _trump_line(view: Observation) -> str:
+    if view.trump_card is not None:
+        suit = view.trump.spanish_name if view.trump else "?"
+        return f"trump: {suit} (turned card {view.trump_card})"
+    if view.trump is None:
+        covered = view.rules.trump_visibility is brisca.TrumpVisibility.CUBIERTA
+        return "trump: covered (cubierta)" if covered else "trump: not chosen yet"
+    drawn = ""
+    if view.pinta_drawn is not None:
+        drawn = f" (turned card {view.pinta_drawn[1]}, drawn by seat {view.pinta_drawn[0]})"
+    return f"trump: {view.trump.spanish_name}{drawn}"
+
+
+def narrate(
+    before: State,
+    after: State,
+    you: int | None = None,
+    plays: bool = False,
+    action: Action | None = None,
+) -> list[str]:
+    """What happened between two successive states, in words everyone at the table saw.
+
+    Swaps, signals, black hands, bids, the trump chosen, cantes and completed
+    tricks always; each card played, and any other `action`, when `plays` is
+    true; and, for seat `you`, the cards it drew.
+    """
+    lines: list[str] = []
+    seat = before.to_act
+    if seat is None:
+        return lines
+    who = _name(seat, you)
+    old, new = before.ledger, after.ledger
+    if len(new.swaps) > len(old.swaps):
+        swap = new.swaps[-1]
+        lines.append(f"{who} swapped {swap.given} for the turned card {swap.taken}")
+    elif len(new.signals) > len(old.signals):
+        lines.append(f"{who} signalled {new.signals[-1].signal}")
+    elif new.black_hand is not None and old.black_hand is None:
+        held = " ".join(str(c) for c in after.hands[new.black_hand])
+        lines.append(f"{_name(new.black_hand, you)} shows a black hand: {held}")
+    elif len(new.bids) > len(old.bids):
+        lines.append(f"{who}: {new.bids[-1].bid}")
+    elif before.trump is None and after.trump is not None and new.contract is not None:
+        called = new.contract.called
+        choice = f"calls {called}" if called is not None else "names the trump"
+        lines.append(f"{who} {choice}: {after.trump.spanish_name} are trumps")
+    elif len(new.cantes) > len(old.cantes):
+        cante = new.cantes[-1]
+        lines.append(f"{who} sings {cante.points} in {cante.suit.spanish_name}")
+    elif len(after.tricks) > len(before.tricks) or len(after.trick) > len(before.trick):
+        if plays:
+            card = after.trick[-1][1] if after.trick else after.tricks[-1].cards[-1][1]
+            lines.append(f"{who} played {_card(card)}")
+    elif plays:
+        lines.append(f"{who}: {action if action is not None else 'an action'}")  # a bid, ...
+    if len(after.tricks) > len(before.tricks):
+        lines.append(_trick_line(len(after.tricks), after.tricks[-1], you))
+        if you is not None and plays:
+            drawn = [c for c in after.hands[you] if c not in before.hands[you]]
+            if drawn:
+                lines.append(f"you drew {', '.join(map(_card, drawn))}")
+        if after.ledger.pinta_drawn is not None and before.ledger.pinta_drawn is None:
+            taker, pinta = after.ledger.pinta_drawn
+            lines.append(f"{_name(taker, you)} took the turned card {pinta}")
+    return lines
+
+
+def describe_result(state: State, you: int | None = None) -> list[str]:
+    """The points of each side and who won."""
+    outcome = brisca.result(state)
+    named = [_side_name(side, you) for side in outcome.sides]
+    lines = ["points: " + ", ".join(f"{n} {p}" for n, p in zip(named, outcome.points, strict=True))]
+    if outcome.black_hand is not None:
+        lines.append(f"{_name(outcome.black_hand, you)} won with a black hand")
+    if outcome.void:
+        lines.append("result: a void hand, nobody played")
+    elif outcome.winner is None:
+        verdict = "replay" if outcome.replay else "no winner"
+        lines.append(f"result: a tie ({state.rules.tie_rule.value}: {verdict})")
+    else:
+        winner = named[outcome.winner]
+        verb = "wins" if winner.startswith("seat ") else "win"
+        lines.append(f"result: {winner} {verb}")
+    return lines
+
+
+def _side_name(side: tuple[int, ...], you: int | None) -> str:
+    if you in side:
+        return "you" if len(side) == 1 else f"you+{'+'.join(str(s) for s in side if s != you)}"
+    return f"seat {side[0]}" if len(side) == 1 else f"seats {'+'.join(map(str, side))}"
+
+
+def describe_hand(state: State, moves_seed: int) -> list[str]:
+    """Play `state` to the end with random legal moves and describe it line by line."""
+    chooser = RandomBot(moves_seed)
+    lines = describe_deal(state)
+    while not state.is_over:
+        seat: int = state.to_act  # type: ignore[assignment]
+        action = chooser(brisca.observe(state, seat), brisca.legal_actions(state))
+        after = brisca.apply(state, action)
+        lines += narrate(state, after)
+        state = after
+    return lines + describe_result(state)
+
+
+def _cmd_show(args: argparse.Namespace) -> int:
+    state = brisca.new_game(_preset(args.preset), seed=args.seed, dealer=args.dealer)
+    assert state.seed is not None
+    print(f"{args.preset}, seed {state.seed}")
+    print("\n".join(describe_hand(state, state.seed + 1)))
+    return 0
+
+
+# ---------------------------------------------------------------------------
+# brisca play
+
+
+def _action_text(action: Action) -> str:
+    if isinstance(action, Play):
+        return _card(action.card)
+    if isinstance(action, Swap):
+        return f"swap {action.card} for the turned card"
+    if isinstance(action, ClaimBlackHand):
+        return "claim: show your black hand and win the round"
+    if isinstance(action, Signal):
+        return f"signal {action.name} to your partner"
+    return str(action)
+
+
+def _show_turn(view: Observation, legal: Sequence[Action], out: TextIO) -> None:
+    rules = view.rules
+    number = len(view.tricks) + 1
+    points = ", ".join(
+        f"{_side_name(side, view.seat)} {p}"
+        for side, p in zip(view.sides, view.side_points, strict=True)
+    )
+    lines = [
+        "",
+        f"-- trick {number} of {rules.tricks_per_hand} -- {_trump_line(view)} "
+        f"-- stock {view.stock_size} -- points: {points}",
+    ]
+    lines += _auction_lines(view)
+    for partner, dealt in view.partner_hands:
+        lines.append(f"seat {partner} was dealt: {' '.join(map(str, dealt))}")
+    if view.signals:
+        lines.append("signals: " + ", ".join(f"seat {s.seat} {s.signal}" for s in view.signals))
+    if view.trick:
+        table = ", ".join(f"{_name(seat, view.seat)} {_card(c)}" for seat, c in view.trick)
+        lines.append(f"on the table: {table}")
+    elif any(isinstance(a, Play) for a in legal):
+        lines.append("you lead")
+    lines.append(f"your hand: {' '.join(map(str, view.hand))}")
+    width = len(str(len(legal)))
+    lines += [f"  {k:>{width}}) {_action_text(a)}" for k, a in enumerate(legal, 1)]
+    print("\n".join(lines), file=out)
+
+
+def _auction_lines(view: Observation) -> list[str]:
+    """The auction, the contract and the cantes, as far as the seat may know them."""
+    lines = []
+    contract = view.contract
+    if contract is None and view.bids:
+        lines.append("bids: " + ", ".join(f"{_name(b.seat, view.seat)} {b.bid}" for b in view.bids))
+    if contract is not None:
+        text = f"contract: {_name(contract.declarer, view.seat)} {contract.bid}"
+        if contract.called is not None:
+            partner = "secret" if contract.partner is None else _name(contract.partner, view.seat)
+            text += f", called {contract.called} (partner: {partner})"
+        lines.append(text)
+    if view.cantes:
+        lines.append(
+            "cantes: "
+            + ", ".join(
+                f"{_name(c.seat, view.seat)} {c.points} in {c.suit.spanish_name}"
+                for c in view.cantes
+            )
+        )
+    return lines
+
+
+def _read_choice(
+    state: State, you: int, legal: Sequence[Action], inp: IO[str], out: TextIO
+) -> tuple[State, Action]:
+    """Read until a legal action of seat `you`: the state after it, and the action.
+
+    Raises:
+        Abandoned: the input ended, or the player typed ``quit``.
+    """
+    prompt = f"your move (1-{len(legal)}, an action such as {legal[-1]}, or help): "
+    while True:
+        print(prompt, end="", file=out)
+        out.flush()
+        line = inp.readline()
+        if not line:
+            raise Abandoned("input ended before the hand did")
+        text = line.strip()
+        if not inp.isatty():
+            print(text, file=out)  # echo piped input, so that the transcript reads well
+        if not text:
+            continue
+        if text.lower() in ("help", "?"):
+            _show_turn(brisca.observe(state, you), legal, out)
+            continue
+        if text.lower() in ("quit", "exit"):
+            raise Abandoned("game abandoned")
+        try:
+            if text.isdigit():
+                k = int(text)
+                if not 1 <= k <= len(legal):
+                    raise BriscaError(f"choose a number from 1 to {len(legal)}")
+                action = legal[k - 1]
+            else:
+                action = parse_action(text)
+            return brisca.apply(state, action), action
+        except IllegalActionError as error:
+            print(f"not allowed: {error}", file=out)
+        except BriscaError as error:
+            print(f"not understood: {error}", file=out)
+
+
+def _cmd_play(args: argparse.Namespace) -> int:
+    rules = _preset(args.preset)
+    n = rules.num_players
+    if not 0 <= args.seat < n:
+        raise Usage(f"--seat must be from 0 to {n - 1} in {args.preset}")
+    seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(8), "big")
+    you = args.seat
+    bots = [BOTS[args.opponents](_bot_seed(seed, seat)) for seat in range(n)]
+    state = brisca.new_game(rules, seed=seed)
+    out = sys.stdout
+    view = brisca.observe(state, you)
+    partners = [s for side in view.sides if you in side for s in side if s != you]
+    company = ""
+    if partners:
+        company = f", with seat{'s' if len(partners) > 1 else ''} {'+'.join(map(str, partners))}"
+    print(
+        f"{args.preset}, seed {seed}: you are seat {you}{company}, against {args.opponents} bots."
+    )
+    if all(you not in side for side in view.sides):
+        print("You sit out this hand: watch it.")
+    print(
+        "Type a menu number, a card code such as 3C, an action such as 'swap 7O', 'help' or 'quit'."
+    )
+    print("\n".join(describe_deal(state, you)))
+    while state.to_act is not None:
+        seat = state.to_act
+        legal = brisca.legal_actions(state)
+        if seat == you:
+            _show_turn(brisca.observe(state, you), legal, out)
+            try:
+                after, action = _read_choice(state, you, legal, sys.stdin, out)
+            except Abandoned as error:
+                print(f"\nbrisca: {error} (deal it again with --seed {seed})", file=sys.stderr)
+                return 1
+        else:
+            action = bots[seat](brisca.observe(state, seat), legal)
+            after = brisca.apply(state, action)
+        print("\n".join(narrate(state, after, you, plays=True, action=action)))
+        state = after
+    print("\n" + "\n".join(describe_result(state, you)))
+    return 0
+
+
+# ---------------------------------------------------------------------------
+# brisca simulate
+
+
+def wilson_interval(wins: int, games: int, z: float = 1.959963984540054) -> tuple[float, float]:
+    """The Wilson score interval for a win rate: 95% by default. ``(0, 1)`` for no games."""
+    if games == 0:
+        return 0.0, 1.0
+    p = wins / games
+    centre = p + z * z / (2 * games)
+    spread = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games))
+    scale = 1 + z * z / games
+    return max(0.0, (centre - spread) / scale), min(1.0, (centre + spread) / scale)
+
+
+def _bot_seed(game_seed: int, seat: int) -> int:
+    return (game_seed << 8) + seat + 1
+
+
+@attrs.frozen
+class _Game:
+    """One simulated game, as a worker reports it."""
+
+    sides: tuple[tuple[int, ...], ...]
+    points: tuple[int, ...]
+    winner: int | None
+    tied: tuple[int, ...]
+    record: str | None
+
+
+def _simulate_one(task: tuple[str, tuple[str, ...], int, int, bool]) -> _Game:
+    """Play one game of a simulation (run in a worker process with ``--jobs``)."""
+    name, bot_names, game_seed, dealer, keep = task
+    rules = brisca.preset(name)
+    bots = [BOTS[bot](_bot_seed(game_seed, seat)) for seat, bot in enumerate(bot_names)]
+    actions: list[Action] = []
+    first: list[State] = []
+
+    def remember(state: State, action: Action) -> None:
+        if not first:
+            first.append(state)
+        actions.append(action)
+
+    final, outcome = play_game(
+        rules, bots, seed=game_seed, dealer=dealer, on_action=remember if keep else None
+    )
+    record = None
+    if keep:
+        records = _records()
+        start = first[0] if first else final
+        made = records.record_game(start, actions, players=list(bot_names))
+        record = records.dumps(made)
+        if "\n" in record:
+            record = json.dumps(json.loads(record), separators=(",", ":"))
+    return _Game(outcome.sides, outcome.points, outcome.winner, outcome.tied, record)
+
+
+def _progress(total: int, quiet: bool) -> Any:
+    tqdm = importlib.import_module("tqdm").tqdm  # the cli extra
+    return tqdm(total=total, unit="game", file=sys.stderr, disable=quiet, dynamic_ncols=True)
+
+
+def _cmd_simulate(args: argparse.Namespace) -> int:
+    rules = _preset(args.preset)
+    n = rules.num_players
+    if args.n < 1:
+        raise Usage("-n must be at least 1")
+    if args.jobs < 1:
+        raise Usage("--jobs must be at least 1")
+    names = tuple(b.strip() for b in args.bots.split(","))
+    unknown = [b for b in names if b not in BOTS]
+    if unknown or not names:
+        raise Usage(f"unknown bot(s) {', '.join(unknown)}; the bots are: {', '.join(BOTS)}")
+    seating = tuple(names[seat % len(names)] for seat in range(n))
+    seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(8), "big")
+    out = None
+    if args.out is not None:
+        _records()  # fail now, not after the games, if records are missing
+        out = open(args.out, "w", encoding="utf-8")  # noqa: SIM115 (closed below)
+    stream = Generator(seed)
+    tasks = [
+        (args.preset, seating, stream.below(2**64), k % n, out is not None) for k in range(args.n)
+    ]
+    games: list[_Game] = []
+    start = time.perf_counter()
+    bar = _progress(args.n, args.quiet)
+    try:
+        for game in _run(tasks, args.jobs):
+            games.append(game)
+            if out is not None and game.record is not None:
+                out.write(game.record + "\n")
+            bar.update(1)
+    finally:
+        bar.close()
+        if out is not None:
+            out.close()
+    elapsed = time.perf_counter() - start
+    print("\n".join(_summary(args.preset, seed, seating, games, elapsed)))
+    return 0
+
+
+def _run(tasks: list[tuple[str, tuple[str, ...], int, int, bool]], jobs: int) -> Iterator[_Game]:
+    if jobs == 1:
+        yield from map(_simulate_one, tasks)
+        return
+    import multiprocessing
+
+    with multiprocessing.Pool(jobs) as pool:
+        yield from pool.imap(
+            _simulate_one, tasks, chunksize=max(1, min(64, len(tasks) // (8 * jobs)))
+        )
+
+
+def _summary(
+    preset: str, seed: int, seating: tuple[str, ...], games: list[_Game], elapsed: float
+) -> list[str]:
+    seats = ", ".join(f"seat {s} {bot}" for s, bot in enumerate(seating))
+    lines = [f"{preset}: {len(games)} games, seed {seed}; {seats}"]
+    # One row per side while the sides stay the same; when they change from game
+    # to game (a seat sitting out, an auction's contract), one row per seat,
+    # counting the games it played and the ones its side won.
+    fixed = len({game.sides for game in games}) == 1
+    rows: dict[tuple[int, ...], list[int]] = {}  # side or (seat,) -> games, wins, ties, points
+    for game in games:
+        for index, side in enumerate(game.sides):
+            for key in [side] if fixed else [(seat,) for seat in side]:
+                row = rows.setdefault(key, [0, 0, 0, 0])
+                row[0] += 1
+                row[1] += game.winner == index
+                row[2] += game.winner is None and index in game.tied
+                row[3] += game.points[index]
+    header = (
+        f"{'side' if fixed else 'seat':<10} {'bots':<20} {'games':>6} {'wins':>6} "
+        f"{'win rate':>8}  {'95% CI':<16} {'ties':>5} {'mean points':>11}"
+    )
+    lines += [header, "-" * len(header)]
+    for key in sorted(rows):
+        played, wins, ties, points = rows[key]
+        low, high = wilson_interval(wins, played)
+        bots = "+".join(seating[s] for s in key)
+        lines.append(
+            f"{'+'.join(map(str, key)):<10} {bots:<20} {played:>6} {wins:>6} "
+            f"{wins / played:>8.1%}  {f'[{low:.1%}, {high:.1%}]':<16} {ties:>5} "
+            f"{points / played:>11.1f}"
+        )
+    if not fixed:
+        lines.append("(sides change from game to game: a seat's wins are its side's)")
+    ties = sum(game.winner is None for game in games)
+    rate = len(games) / elapsed if elapsed > 0 else float("inf")
+    lines.append(
+        f"hands without a winner: {ties}; {len(games)} games in {elapsed:.2f} s, {rate:.0f} games/s"
+    )
+    return lines
+
+
+# ---------------------------------------------------------------------------
+# brisca replay and brisca validate
+
+
+def _records() -> Any:
+    """The `brisca.records` module, imported on first use."""
+    try:
+        return importlib.import_module("brisca.records")
+    except ImportError:
+        raise Usage(
+            "game records need brisca.records, which this version of brisca does not have"
+        ) from None
+
+
+def _read_records(path: str) -> list[tuple[str, Any]]:
+    """The records in a file: one JSON record, or one per line (JSON Lines).
+
+    Each comes as ``(label, record)``, or ``(label, error)`` when it cannot be read.
+    """
+    records = _records()
+    try:
+        with open(path, encoding="utf-8") as handle:
+            text = handle.read()
+    except OSError as error:
+        raise Usage(f"cannot read {path}: {error.strerror or error}") from None
+    try:
+        return [(path, records.loads(text))]
+    except ValueError as error:
+        lines = [(k, line) for k, line in enumerate(text.splitlines(), 1) if line.strip()]
+        if len(lines) < 2:
+            return [(path, error)]
+    found: list[tuple[str, Any]] = []
+    for k, line in lines:
+        try:
+            found.append((f"{path}:{k}", records.loads(line)))
+        except ValueError as error:
+            found.append((f"{path}:{k}", error))
+    return found
+
+
+def _cmd_validate(args: argparse.Namespace) -> int:
+    records = _records()
+    bad = 0
+    items = _read_records(args.file)
+    for label, record in items:
+        if isinstance(record, Exception):
+            bad += 1
+            print(f"{label}: invalid: {record}")
+            continue
+        problem = records.validate(record)
+        if problem is not None:
+            bad += 1
+            where = "" if problem.index is None else f"action {problem.index} ({problem.action}): "
+            print(f"{label}: invalid: {where}{problem.reason}")
+    if bad:
+        return 1
+    print(f"{args.file}: valid ({len(items)} record{'s' if len(items) > 1 else ''})")
+    return 0
+
+
+def _cmd_replay(args: argparse.Namespace) -> int:
+    records = _records()
+    items = _read_records(args.file)
+    if args.game is not None:
+        if not 1 <= args.game <= len(items):
+            raise Usage(f"--game must be from 1 to {len(items)}")
+        items = [items[args.game - 1]]
+    failed = 0
+    for k, (label, record) in enumerate(items):
+        if k:
+            print()
+        print(label)
+        try:
+            if isinstance(record, Exception):
+                raise record
+            previous: State | None = None
+            for state in records.replay(record):
+                if previous is None:
+                    name = preset_name(state.rules) or "custom rules"
+                    print(f"{name}, seed {state.seed}" if state.seed is not None else name)
+                    print("\n".join(describe_deal(state)))
+                else:
+                    for line in narrate(previous, state):
+                        print(line)
+                previous = state
+            if previous is not None and previous.is_over:
+                print("\n".join(describe_result(previous)))
+        except BriscaError as error:
+            failed += 1
+            print(f"brisca: {label}: {error}", file=sys.stderr)
+    return 1 if failed else 0
+
+
+# ---------------------------------------------------------------------------
+# The parser
+
+
+def _preset(name: str) -> Rules:
+    try:
+        return brisca.preset(name)
+    except BriscaError as error:
+        raise Usage(str(error)) from None
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="brisca",
+        description="Brisca on the command line: play against bots, simulate, replay, "
+        "validate, look up the rules.",
+        epilog="With no subcommand, `brisca [--preset P] [--seed S]` runs `brisca show`.",
+    )
+    parser.add_argument("--version", action="version", version=f"brisca {brisca.__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    play = sub.add_parser("play", help="play a hand against bots in the terminal")
+    play.add_argument("--preset", default="spanish-2p", help="a preset (see `brisca rules`)")
+    play.add_argument("--seat", type=int, default=0, help="your seat; seat 0 leads (default 0)")
+    play.add_argument("--opponents", choices=sorted(BOTS), default="heuristic")
+    play.add_argument("--seed", type=_seed, default=None, help="a non-negative seed")
+
+    sim = sub.add_parser("simulate", help="play many games between bots and summarise them")
+    sim.add_argument("--preset", default="spanish-2p", help="a preset (see `brisca rules`)")
+    sim.add_argument("-n", type=int, default=1000, help="how many games (default 1000)")
+    sim.add_argument(
+        "--bots",
+        default="heuristic,random",
+        help="bots by seat, comma-separated and repeated round the table (default "
+        f"heuristic,random); the bots are: {', '.join(BOTS)}",
+    )
+    sim.add_argument("--seed", type=_seed, default=None, help="a non-negative seed")
+    sim.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
+    sim.add_argument("--out", default=None, help="write one game record per line to this file")
+    sim.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+
+    replay = sub.add_parser("replay", help="show a recorded game trick by trick")
+    replay.add_argument("file", help="a game record, or JSON Lines of records")
+    replay.add_argument("--game", type=int, default=None, help="only this record (from 1)")
+
+    validate = sub.add_parser("validate", help="check a game record; exit 1 if it is invalid")
+    validate.add_argument("file", help="a game record, or JSON Lines of records")
+
+    rules = sub.add_parser("rules", help="list the presets, or show one's every option")
+    rules.add_argument("preset", nargs="?", default=None)
+
+    show = sub.add_parser("show", help="play out a hand between random players and show it")
+    _show_options(show)
+    return parser
+
+
+def _show_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--preset", default="spanish-2p", help="a preset (see `brisca rules`)")
+    parser.add_argument("--seed", type=_seed, default=None, help="a non-negative seed")
+    parser.add_argument("--dealer", type=int, default=None, help="the dealer's seat")
+
+
+def _seed(text: str) -> int:
+    if not text.isdigit():
+        raise argparse.ArgumentTypeError(f"a seed is a non-negative int, got {text!r}")
+    return int(text)
+
+
+def _legacy(argv: list[str]) -> list[str]:
+    """The arguments with the pre-subcommand forms mapped: ``--list`` and bare options."""
+    if (argv and argv[0] in SUBCOMMANDS) or any(a in ("-h", "--help", "--version") for a in argv):
+        return argv
+    if "--list" in argv:
+        return ["rules"]
+    return ["show", *argv]
+
+
+COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
+    "play": _cmd_play,
+    "simulate": _cmd_simulate,
+    "replay": _cmd_replay,
+    "validate": _cmd_validate,
+    "rules": _cmd_rules,
+    "show": _cmd_show,
+}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the ``brisca`` command with `argv` (``sys.argv[1:]`` by default); the exit status."""
+    args = _parser().parse_args(_legacy(list(sys.argv[1:] if argv is None else argv)))
+    try:
+        importlib.import_module("tqdm")
+    except ImportError:
+        print(
+            f"brisca: the command line needs its extra; install it with: {INSTALL_HINT}",
+            file=sys.stderr,
+        )
+        return 2
+    try:
+        return COMMANDS[args.command](args)
+    except Usage as error:
+        print(f"brisca: {error}", file=sys.stderr)
+        return 2
+    except BriscaError as error:
+        print(f"brisca: {error}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:  # output piped into a command that stopped reading
+        sys.stdout = open(os.devnull, "w")  # noqa: SIM115 (nothing more is printed)
+        return 1
+    except KeyboardInterrupt:
+        print("\nbrisca: interrupted", file=sys.stderr)
+        return 130

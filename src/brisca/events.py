@@ -1,0 +1,331 @@
+"""What an action did, as small frozen events, and what each seat may see of them.
+
+:func:`events` compares the states before and after an action and tells what
+happened: a card played, a trick won with its points, the cards drawn, the trump
+revealed, a swap, a black hand, a signal, an auction call, the hand's end. The
+engine is not involved: events are derived from the two states alone.
+
+Each event can be seen from a seat with :meth:`Event.view` (or
+:func:`events_for`): a card another seat drew becomes a draw of a hidden card
+(``card=None``), unless it was the face-up turned card, and a team-private
+signal is seen only by the signaller's side. The views are what a server sends
+to each client; :meth:`Event.to_dict` makes them JSON-ready.
+
+>>> import brisca
+>>> from brisca.events import events, events_for
+>>> state = brisca.new_game(brisca.preset("spanish-2p"), seed=7)
+>>> state = brisca.apply(state, brisca.Play("2O"))
+>>> after = brisca.apply(state, brisca.Play("2C"))  # the 2 of trumps takes the trick
+>>> happened = events(state, brisca.Play("2C"), after)
+>>> [type(e).__name__ for e in happened]
+['CardPlayed', 'TrickWon', 'CardsDrawn', 'CardsDrawn']
+>>> [e.to_dict() for e in events_for(0, happened)][1:]  # seat 0 does not see seat 1's card
+[{'type': 'trick_won', 'seat': 1, 'points': 0, 'trick': 0}, \
+{'type': 'cards_drawn', 'seat': 1, 'card': None, 'public': False}, \
+{'type': 'cards_drawn', 'seat': 0, 'card': '6B', 'public': False}]
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from collections.abc import Iterable
+from typing import Any
+
+import attrs
+
+from brisca.actions import Action, ClaimBlackHand, Play, Signal, Swap
+from brisca.cards import Card, Suit
+from brisca.engine import apply, result, trump_is_public
+from brisca.errors import BriscaError, StateError
+from brisca.rules import Signals
+from brisca.state import State
+
+__all__ = [
+    "Announced",
+    "AuctionWon",
+    "BlackHandClaimed",
+    "CardPlayed",
+    "CardsDrawn",
+    "Event",
+    "HandEnded",
+    "PartnerRevealed",
+    "Signalled",
+    "Swapped",
+    "TrickWon",
+    "TrumpRevealed",
+    "events",
+    "events_for",
+    "step",
+]
+
+Seat = int
+
+
+def _json(value: object) -> Any:
+    if isinstance(value, Card):
+        return value.code
+    if isinstance(value, enum.Enum):
+        return value.value
+    if isinstance(value, tuple):
+        return [_json(v) for v in value]
+    return value
+
+
+@attrs.frozen
+class Event:
+    """Something that happened in a hand. Every event type is a frozen attrs class."""
+
+    def view(self, seat: Seat) -> Event | None:
+        """The event as `seat` sees it, or ``None`` if `seat` does not see it at all."""
+        _check_seat(seat)
+        return self
+
+    def to_dict(self) -> dict[str, Any]:
+        """The event as JSON-ready data: ``{"type": "card_played", "seat": 0, "card": "3C"}``."""
+        name = re.sub(r"(?<!^)(?=[A-Z])", "_", type(self).__name__).lower()
+        fields = {f.name: _json(getattr(self, f.name)) for f in attrs.fields(type(self))}
+        return {"type": name, **fields}
+
+
+def _check_seat(seat: object) -> None:
+    if type(seat) is not int or seat < 0:
+        raise StateError(f"a seat is a non-negative int, got {seat!r}")
+
+
+@attrs.frozen
+class CardPlayed(Event):
+    """`seat` played `card` to the trick."""
+
+    seat: Seat
+    card: Card
+
+
+@attrs.frozen
+class TrickWon(Event):
+    """`seat` won trick number `trick` (from 0), worth `points` card points."""
+
+    seat: Seat
+    points: int
+    trick: int
+
+
+@attrs.frozen
+class CardsDrawn(Event):
+    """`seat` drew `card` from the talon; ``card=None`` in the view of a seat that cannot see it.
+
+    `public` marks the turned card, which everybody sees drawn.
+    """
+
+    seat: Seat
+    card: Card | None
+    public: bool = False
+
+    def view(self, seat: Seat) -> Event | None:
+        """The draw as `seat` sees it: the card hidden unless `seat` drew it or it is public."""
+        _check_seat(seat)
+        if seat == self.seat or self.public or self.card is None:
+            return self
+        return CardsDrawn(self.seat, None, False)
+
+
+@attrs.frozen
+class TrumpRevealed(Event):
+    """The trump became known to everybody: the covered card turned face up (cubierta),
+    or drawn, or a suit named or called in an auction game (then `card` is ``None``)."""
+
+    suit: Suit
+    card: Card | None
+
+
+@attrs.frozen
+class Swapped(Event):
+    """`seat` gave `given` for the turned card `taken`, in view of the table."""
+
+    seat: Seat
+    given: Card
+    taken: Card
+
+
+@attrs.frozen
+class BlackHandClaimed(Event):
+    """`seat`'s black hand (the 1, 3 and 12 of trumps) won the round; `automatic` when it
+    won by itself rather than by a claim."""
+
+    seat: Seat
+    automatic: bool = False
+
+
+@attrs.frozen
+class Signalled(Event):
+    """`seat` made `signal`; `audience` is ``None`` when all see it, else the seats that do."""
+
+    seat: Seat
+    signal: str
+    audience: tuple[Seat, ...] | None = None
+
+    def view(self, seat: Seat) -> Event | None:
+        """The signal if `seat` may see it, else ``None``."""
+        _check_seat(seat)
+        if self.audience is None or seat in self.audience:
+            return self
+        return None
+
+
+@attrs.frozen
+class Announced(Event):
+    """`seat` made a public call, such as a bid, a pass, a named trump, a called card or a
+    cante; `action` is its canonical notation, such as ``"bid 70"`` or ``"sing E"``."""
+
+    seat: Seat
+    action: str
+
+
+@attrs.frozen
+class AuctionWon(Event):
+    """The auction closed: `seat` is the declarer, with the winning `bid` (its notation)."""
+
+    seat: Seat
+    bid: str
+
+
+@attrs.frozen
+class PartnerRevealed(Event):
+    """Chiamata: the called card was played, so everybody now knows its holder, `seat`."""
+
+    seat: Seat
+
+
+@attrs.frozen
+class HandEnded(Event):
+    """The hand is over: card points per side, the winning side's index (``None`` for a
+    tie) and whether it was void (everyone passed in an auction)."""
+
+    points: tuple[int, ...]
+    winner: int | None
+    void: bool = False
+
+
+def _public_trump(state: State) -> Suit | None:
+    return state.trump if trump_is_public(state) else None
+
+
+def _played(state: State) -> set[Card]:
+    return {c for _, c in state.trick} | {c for t in state.tricks for _, c in t.cards}
+
+
+def events(before: State, action: Action, after: State) -> tuple[Event, ...]:
+    """What `action` did, taking `before` to `after`, in the order it happened.
+
+    Raises:
+        StateError: the states are not States, or `after` is not
+            ``brisca.apply(before, action)``.
+    """
+    if type(before) is not State or type(after) is not State:
+        raise StateError("events are derived from two brisca.State values")
+    try:
+        expected = apply(before, action)
+    except BriscaError as error:
+        raise StateError(f"{action!r} cannot be applied to `before`: {error}") from None
+    if expected != after:
+        raise StateError("`after` is not the state that the action leads to from `before`")
+    seat: Seat = before.to_act  # type: ignore[assignment]
+    found: list[Event] = []
+    late: list[Event] = []
+    revealed = _public_trump(before) is None and _public_trump(after) is not None
+    if isinstance(action, Play):
+        found.append(CardPlayed(seat, action.card))
+        # A played trump turns the covered card up at once; otherwise a reveal comes last.
+        if revealed and action.card.suit is after.trump:
+            found.append(_revealed(after))
+            revealed = False
+        found += _partner_revealed(before, after)
+        found += _trick_and_draws(before, after)
+    elif isinstance(action, Swap):
+        assert before.trump_card is not None  # a legal swap takes the turned card
+        found.append(Swapped(seat, action.card, before.trump_card))
+    elif isinstance(action, Signal):
+        audience = None
+        if before.rules.signals is Signals.TEAM_PRIVATE:
+            audience = before.table.sides[before.table.side_of[seat]]
+        found.append(Signalled(seat, action.name, audience))
+    elif not isinstance(action, ClaimBlackHand):
+        found.append(Announced(seat, str(action)))
+        contract = after.ledger.contract
+        if before.ledger.contract is None and contract is not None:
+            found.append(AuctionWon(contract.declarer, str(contract.bid)))
+    if revealed:
+        late.append(_revealed(after))
+    holder = after.ledger.black_hand
+    if before.ledger.black_hand is None and holder is not None:
+        late.append(BlackHandClaimed(holder, not isinstance(action, ClaimBlackHand)))
+    if after.is_over and not before.is_over:
+        outcome = result(after)
+        late.append(HandEnded(outcome.points, outcome.winner, outcome.void))
+    return (*found, *late)
+
+
+def _revealed(after: State) -> TrumpRevealed:
+    suit = after.trump
+    assert suit is not None
+    card = after.trump_card
+    drawn = after.ledger.pinta_drawn
+    if card is None and drawn is not None:
+        card = drawn[1]
+    if card is not None and card.suit is not suit:
+        card = None  # a named or called trump: no turned card shows it
+    return TrumpRevealed(suit, card)
+
+
+def _partner_revealed(before: State, after: State) -> list[Event]:
+    """Chiamata: the called card's play shows everybody who the partner is."""
+    contract = after.ledger.contract
+    if contract is None or contract.called is None or contract.partner is None:
+        return []
+    called = contract.called
+    if called in _played(after) and called not in _played(before):
+        return [PartnerRevealed(contract.partner)]
+    return []
+
+
+def _trick_and_draws(before: State, after: State) -> list[Event]:
+    if len(after.tricks) == len(before.tricks):
+        return []
+    done = after.tricks[-1]
+    found: list[Event] = [TrickWon(done.winner, done.points, len(after.tricks) - 1)]
+    # The winner draws first, then the others in play order: the trick's order from the winner.
+    seats = [s for s, _ in done.cards]
+    k = seats.index(done.winner)
+    pinta = None if before.ledger.pinta_drawn is not None else after.ledger.pinta_drawn
+    for drawer in seats[k:] + seats[:k]:
+        held = set(before.hands[drawer])
+        for card in after.hands[drawer]:
+            if card not in held:
+                found.append(CardsDrawn(drawer, card, pinta == (drawer, card)))
+    return found
+
+
+def events_for(seat: Seat, events: Iterable[Event]) -> tuple[Event, ...]:
+    """The events as `seat` sees them, leaving out those it does not see at all."""
+    _check_seat(seat)
+    seen = []
+    for event in events:
+        if not isinstance(event, Event):
+            raise StateError(f"expected brisca events, got {event!r}")
+        view = event.view(seat)
+        if view is not None:
+            seen.append(view)
+    return tuple(seen)
+
+
+def step(state: State, action: Action) -> tuple[State, tuple[Event, ...]]:
+    """Apply `action` and report what it did: ``(new state, events)``.
+
+    Raises:
+        IllegalActionError: the action is not legal; the message says why.
+        StateError: `state` is not a State.
+    """
+    if type(state) is not State:
+        raise StateError(f"expected a brisca.State, got {type(state).__name__}")
+    after = apply(state, action)
+    return after, events(state, action, after)
