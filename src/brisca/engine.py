@@ -31,7 +31,6 @@ from brisca.rng import Generator
 from brisca.rules import (
     SUIT_ROTATION,
     BlackHand,
-    BlackHandClaim,
     CannotOvertrump,
     HandWinRule,
     Overtrump,
@@ -45,7 +44,7 @@ from brisca.rules import (
     TrumpVisibility,
 )
 from brisca.state import HandResult, Ledger, Observation, State, Table, Trick, table_for
-from brisca.tricks import trick_winner, winning
+from brisca.tricks import winning
 from brisca.variants import arrastre, auction, black_hand, cantes, signals, swaps
 
 if TYPE_CHECKING:
@@ -158,8 +157,7 @@ def _deal(table: Table, seed: int | None, order: list[Card], hand_number: int) -
 
 def _after_cards_move(state: State) -> State:
     """End the hand if a black hand that wins by itself has just formed (SPEC §2.5)."""
-    rules = state.table.rules
-    if rules.black_hand is BlackHand.OFF or rules.black_hand_claim is not BlackHandClaim.AUTOMATIC:
+    if not state.table.black_hand_wins_alone:
         return state
     seat = black_hand.holder(state)
     if seat is None:
@@ -328,9 +326,11 @@ def _play(state: State, card: Card) -> State:
             table.next_seat[seat],
             state.ledger,
         )
-    winner = trick_winner(trick, state.trump, table)
-    points = table.points
-    done = Trick(trick[0][0], trick, winner, sum([points[c] for _, c in trick]))
+    winner = winning(trick, state.trump, table)[0]
+    points, total = table.points, 0
+    for _, played in trick:
+        total += points[played]
+    done = Trick(trick[0][0], trick, winner, total)
     tricks = (*state.tricks, done)
     stock, trump_card, ledger = state.stock, state.trump_card, state.ledger
     to_act = None if len(tricks) == table.tricks_total else winner
@@ -350,7 +350,7 @@ def _play(state: State, card: Card) -> State:
     after = State(
         table, state.seed, state.trump, trump_card, tuple(hands), stock, (), tricks, to_act, ledger
     )
-    return _after_cards_move(after)
+    return _after_cards_move(after) if table.black_hand_wins_alone else after
 
 
 @overload

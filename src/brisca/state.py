@@ -15,7 +15,15 @@ import attrs
 
 from brisca.actions import Action
 from brisca.cards import Card, Suit
-from brisca.rules import BlackHand, FirstLeader, PlayObligation, Rules, Signals, TeamMode
+from brisca.rules import (
+    BlackHand,
+    BlackHandClaim,
+    FirstLeader,
+    PlayObligation,
+    Rules,
+    Signals,
+    TeamMode,
+)
 
 __all__ = [
     "BidRecord",
@@ -88,6 +96,8 @@ class Table:
     free_play: bool = attrs.field(eq=False, repr=False)
     #: Whether any action besides playing a card exists (swaps, claims, signals, auctions).
     has_extras: bool = attrs.field(eq=False, repr=False)
+    #: Whether a black hand ends the hand as soon as it forms (SPEC §2.5 ``automatic``).
+    black_hand_wins_alone: bool = attrs.field(eq=False, repr=False)
 
     @classmethod
     def create(
@@ -153,6 +163,8 @@ class Table:
             or rules.black_hand is not BlackHand.OFF
             or rules.signals is not Signals.NONE
             or rules.has_auction,
+            rules.black_hand is not BlackHand.OFF
+            and rules.black_hand_claim is BlackHandClaim.AUTOMATIC,
         )
 
 
