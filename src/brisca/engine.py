@@ -194,7 +194,7 @@ def _refusal(state: State, action: object) -> str | None:
             return f"{card} is not in the hand of seat {seat}, the seat to act"
         if state.trump is None:
             return "no card is played before the auction ends and the trump is chosen"
-        if state.table.free_play:
+        if state.table.free_play or not state.trick:  # the leader is always free
             return None
         allowed, rule = arrastre.playable(state, seat)
         return None if card in allowed else rule
@@ -248,7 +248,8 @@ def legal_actions(state: State | Match) -> tuple[Action, ...]:
     if seat is None:
         return ()
     table = state.table
-    cards = state.hands[seat] if table.free_play else arrastre.playable(state, seat)[0]
+    free = table.free_play or not state.trick  # the leader is always free
+    cards = state.hands[seat] if free else arrastre.playable(state, seat)[0]
     if not table.has_extras:
         return tuple(map(_PLAYS.__getitem__, cards))
     if auction.in_auction(state):
