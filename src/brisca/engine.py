@@ -252,7 +252,7 @@ def legal_actions(state: State | Match) -> tuple[Action, ...]:
     cards = state.hands[seat] if free else arrastre.playable(state, seat)[0]
     if not table.has_extras:
         return tuple(map(_PLAYS.__getitem__, cards))
-    if auction.in_auction(state):
+    if state.trump is None and auction.in_auction(state):
         return auction.offered(state, seat)
     return _extra_actions(state, seat) + tuple(map(_PLAYS.__getitem__, cards))
 
