@@ -24,7 +24,7 @@ def stacked(
     n = rules.num_players
     dealer = n - 1 if dealer is None else dealer
     seats = [(dealer + k) % n for k in range(1, n + 1)]
-    if rules.team_mode is brisca.TeamMode.SIT_OUT_PARTNERS:
+    if rules.active_players < n:  # the dealer sits out
         seats = seats[:-1]
     fixed = [Card.parse(c) for codes in hands.values() for c in codes]
     fixed += [Card.parse(c) for c in stock] + ([Card.parse(trump)] if trump else [])

@@ -51,7 +51,7 @@ def active_seats(state: State) -> list[int]:
     """Seats in play order after the dealer, without a seat that sits out."""
     n = state.rules.num_players
     seats = [(state.dealer + k) % n for k in range(1, n + 1)]
-    return seats[:-1] if state.rules.team_mode is brisca.TeamMode.SIT_OUT_PARTNERS else seats
+    return seats[:-1] if state.rules.active_players < n else seats
 
 
 def all_cards(state: State) -> list[Card]:

@@ -374,3 +374,31 @@ def test_every_auction_ends_and_the_contract_follows_the_points(
         expected = result.points[ours] >= max(61, floor)
     assert result.contract_made is expected
     assert result.winner == (ours if expected else 1 - ours)
+
+
+def test_six_player_chiamata_dealer_sits_out_pgc() -> None:
+    """SPEC §2.8 (PGC): with 6 players the dealer sits out; five play 8 cards each."""
+    rules = Rules(
+        num_players=6, team_mode="called_partner", trump_selection="called_card", deal_all=True
+    )
+    state = brisca.new_game(rules, seed=9, dealer=2)
+    assert state.hands[2] == () and all(len(state.hands[s]) == 8 for s in (0, 1, 3, 4, 5))
+    assert state.to_act == 3
+    state = run(state, BidRank(3), Pass(), Pass(), Pass(), Pass())
+    threes = [c for c in rules.cards if c.rank == 3 and c not in state.hands[3]]
+    state = finish(run(state, CallCard(threes[0])))
+    result = brisca.result(state)
+    assert sum(result.points) == 120 and 2 not in {s for side in result.sides for s in side}
+    assert result.seat_scores[2] == 0
+
+
+def test_tampered_chiamata_record_is_refused_spec_2_8() -> None:
+    """A record whose called card is in nobody's dealt hand is refused, not crashed on."""
+    import json
+
+    state = run(brisca.new_game(CHIAMATA, seed=5), BidRank(1), Pass(), Pass(), Pass(), Pass())
+    state = run(state, CallCard("1O"))
+    data = json.loads(brisca.dumps(state))
+    data["ledger"]["dealt"][state.ledger.contract.partner] = []  # type: ignore[union-attr]
+    with pytest.raises(brisca.BriscaError):
+        brisca.loads(json.dumps(data))

@@ -287,3 +287,17 @@ def test_trick_order_1_3_12_11_10_7_to_2_s000_s004() -> None:
     for a, b in itertools.pairwise(order):
         state = stacked(Rules(deck="spanish48"), {0: [f"{b}C"], 1: [f"{a}C"]}, trump="4E")
         assert play(state, f"{b}C", f"{a}C").tricks[0].winner == 1
+
+
+@pytest.mark.parametrize("selection", ["suit_rotation", "auction"])
+def test_unturned_card_stays_last_in_the_stock_spec_2_1(selection: str) -> None:
+    """SPEC §2.1 [P]: with no card turned, the card after the deal is the last stock card."""
+    options: dict[str, object] = {"trump_selection": selection}
+    if selection == "auction":
+        options.update(num_players=3, team_mode="declarer_vs_rest")
+    rules = Rules(**options)  # type: ignore[arg-type]
+    shuffled = Generator(42).shuffle(rules.cards)
+    dealt = 3 * rules.num_players
+    state = brisca.new_game(rules, seed=42)
+    assert state.trump_card is None
+    assert state.stock == (*shuffled[dealt + 1 :], shuffled[dealt])

@@ -107,6 +107,13 @@ def test_cubierta_clashes_spec_2_2(options: dict[str, object]) -> None:
         Rules(trump_visibility="cubierta", **options)  # type: ignore[arg-type]
 
 
+def test_cubierta_with_arrastre_after_the_stock_spec_2_2_2_4() -> None:
+    """The covered card is shown by the time arrastre binds, so the two combine."""
+    rules = attrs.evolve(CUBIERTA, play_obligation="arrastre_after_stock")
+    state = exhaust_talon(brisca.new_game(rules, seed=3))
+    assert brisca.observe(state, 0).trump is state.trump
+
+
 # §2.3 Swaps.
 
 SWAPS = Rules(swap_enabled=True)

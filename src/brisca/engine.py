@@ -113,8 +113,12 @@ def new_game(
             raise StateError(f"seed must be a non-negative int, got {seed!r}")
         order = Generator(seed).shuffle(pack)
         dealt = rules.hand_size * rules.active_players
-        if rules.turns_card and rules.trump_card_position is TrumpCardPosition.BOTTOM_OF_DECK:
+        bottom = rules.trump_card_position is TrumpCardPosition.BOTTOM_OF_DECK
+        if rules.turns_card and bottom:
             order = order[:dealt] + order[-1:] + order[dealt:-1]
+        elif not rules.turns_card and not bottom and dealt < len(order):
+            # SPEC §2.1 [P]: the card that would be turned stays face down, last in the stock.
+            order = order[:dealt] + order[dealt + 1 :] + order[dealt : dealt + 1]
     return _deal(table_for(rules, dealer), seed, order, hand_number)
 
 

@@ -68,7 +68,8 @@ class TeamMode(Option):
     SIT_OUT_PARTNERS = "sit_out_partners"
     #: Auctions: the declarer alone against the others, who pool their points (ACA-TS).
     DECLARER_VS_REST = "declarer_vs_rest"
-    #: Briscola chiamata: the caller and the secret holder of the called card against the rest.
+    #: Briscola chiamata: the caller and the secret holder of the called card against the
+    #: rest; with 6 players the dealer sits out (PGC).
     CALLED_PARTNER = "called_partner"
 
 
@@ -610,8 +611,13 @@ class Rules:
 
     @property
     def active_players(self) -> int:
-        """Seats that play each hand: 4 when one of 5 sits out, else `num_players`."""
-        return 4 if self.team_mode is TeamMode.SIT_OUT_PARTNERS else self.num_players
+        """Seats that play each hand: the dealer sits out of 5 partners (4 play) and of
+        6 in chiamata (5 play); otherwise every seat plays."""
+        if self.team_mode is TeamMode.SIT_OUT_PARTNERS:
+            return 4
+        if self.team_mode is TeamMode.CALLED_PARTNER:
+            return 5
+        return self.num_players
 
     @property
     def cards(self) -> tuple[Card, ...]:
@@ -687,7 +693,7 @@ def _validate(rules: Rules) -> None:
         TeamMode.TEAMS_ALTERNATING: (4, 6),
         TeamMode.SIT_OUT_PARTNERS: (5,),
         TeamMode.DECLARER_VS_REST: (3, 4),
-        TeamMode.CALLED_PARTNER: (5,),
+        TeamMode.CALLED_PARTNER: (5, 6),
     }[mode]
     if n not in seats_for_mode:
         hint = (
@@ -750,10 +756,10 @@ def _validate_variants(rules: Rules) -> None:
         raise RulesError(
             f"trump_visibility='cubierta' clashes with black_hand={rules.black_hand.value!r} [P]"
         )
-    if covered and rules.play_obligation is not PlayObligation.FREE:
+    if covered and rules.play_obligation is PlayObligation.ARRASTRE_WHOLE_HAND:
         raise RulesError(
-            f"trump_visibility='cubierta' clashes with play_obligation="
-            f"{rules.play_obligation.value!r}: nobody could know when they must trump [P]"
+            "trump_visibility='cubierta' clashes with play_obligation='arrastre_whole_hand': "
+            "nobody could know when they must trump before the covered card shows [P]"
         )
     if covered and rules.signals is not Signals.NONE:
         raise RulesError(

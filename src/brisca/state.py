@@ -112,7 +112,7 @@ class Table:
         n = rules.num_players
         after = [(dealer + k) % n for k in range(1, n + 1)]  # ends with the dealer
         mode = rules.team_mode
-        sitting_out = mode is TeamMode.SIT_OUT_PARTNERS
+        sitting_out = rules.active_players < n  # the dealer sits out
         active = tuple(after[:-1] if sitting_out else after)
         contract = mode in (TeamMode.DECLARER_VS_REST, TeamMode.CALLED_PARTNER)
         if mode is TeamMode.INDIVIDUAL or (contract and declarer is None):

@@ -128,6 +128,8 @@ def _naming_refusal(state: State, seat: int, action: Action) -> str | None:
     rank = bid_rank(contract.bid)
     if action.card.rank != rank or action.card not in state.table.points:
         return f"the called card must be a {rank}, the rank the auction was won with"
+    if not any(action.card in hand for hand in state.hands):
+        return f"nobody holds the {action.card}"  # every card is dealt in chiamata
     return None
 
 
