@@ -341,6 +341,8 @@ class Observation:
     seat: Seat
     rules: Rules
     dealer: Seat
+    #: The sides as this seat knows them: in chiamata, every seat alone until the seat
+    #: knows the secret partner (it holds the called card, or the card has been played).
     sides: tuple[tuple[Seat, ...], ...]
     #: The trump suit, or ``None`` while the seat cannot know it.
     trump: Suit | None
