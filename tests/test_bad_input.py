@@ -216,3 +216,13 @@ def test_fuzzed_fields_never_crash_loads(key: str, value: object) -> None:
     record[key] = value
     with contextlib.suppress(brisca.BriscaError):
         brisca.loads(json.dumps(record))
+
+
+def test_non_sequences_of_actions_and_bots_are_refused() -> None:
+    """record_game and play_game refuse a non-sequence with a BriscaError, not a TypeError."""
+    from brisca import bots, records
+
+    with pytest.raises(NotationError, match="sequence of actions"):
+        records.record_game(brisca.new_game(RULES, seed=1), None)  # type: ignore[arg-type]
+    with pytest.raises(StateError, match="sequence of bots"):
+        bots.play_game(RULES, None)  # type: ignore[arg-type]

@@ -32,7 +32,7 @@ cards it may play, or on the first legal action when it may play none.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Protocol
 
 from brisca.actions import (
@@ -50,7 +50,7 @@ from brisca.actions import (
 )
 from brisca.cards import Card, Suit
 from brisca.engine import apply, legal_actions, new_game, observe, result
-from brisca.errors import BriscaError, IllegalActionError
+from brisca.errors import IllegalActionError, RulesError, StateError
 from brisca.presets import preset
 from brisca.rng import Generator
 from brisca.rules import HandWinRule, Rules, TeamMode, TrumpSelection
@@ -84,7 +84,7 @@ class RandomBot:
         if seed is None:
             seed = int.from_bytes(os.urandom(16), "big")
         elif type(seed) is not int or seed < 0:
-            raise BriscaError(f"a bot's seed must be a non-negative int, got {seed!r}")
+            raise StateError(f"a bot's seed must be a non-negative int, got {seed!r}")
         #: The seed the bot's choices come from.
         self.seed = seed
         self._generator = Generator(seed)
@@ -312,10 +312,12 @@ def play_game(
     if isinstance(rules, str):
         rules = preset(rules)
     if not isinstance(rules, Rules):
-        raise BriscaError(f"rules must be a brisca.Rules or a preset name, got {rules!r}")
+        raise RulesError(f"rules must be a brisca.Rules or a preset name, got {rules!r}")
+    if isinstance(bots, (str, bytes)) or not isinstance(bots, Iterable):
+        raise StateError(f"play_game needs a sequence of bots, one per seat; got {bots!r}")
     bots = tuple(bots)
     if len(bots) != rules.num_players or not all(callable(bot) for bot in bots):
-        raise BriscaError(
+        raise StateError(
             f"play_game needs one bot (a callable) per seat: {rules.num_players}, got {len(bots)}"
         )
     state = new_game(rules, seed=seed, deck=deck, dealer=dealer)

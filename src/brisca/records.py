@@ -586,6 +586,8 @@ def record_game(
         raise StateError(
             "initial is not a freshly dealt state of its rules, seed, dealer and hand number"
         )
+    if isinstance(actions, (str, bytes)) or not isinstance(actions, Iterable):
+        raise NotationError(f"actions must be a sequence of actions, got {actions!r}")
     texts: list[str] = []
     state = initial
     for index, item in enumerate(actions):
