@@ -90,10 +90,7 @@ def new_game(
         RulesError: `rules` is not a `Rules`.
         StateError: a bad seed, deck, dealer or hand number.
     """
-    if rules is None:
-        rules = Rules()
-    if not isinstance(rules, Rules):
-        raise RulesError(f"rules must be a brisca.Rules, got {rules!r}")
+    rules = checked_rules(rules)
     n = rules.num_players
     if dealer is None:
         dealer = n - 1
@@ -107,10 +104,7 @@ def new_game(
             raise StateError("give a seed or a deck, not both")
         order = _checked_deck(deck, pack)
     else:
-        if seed is None:
-            seed = int.from_bytes(os.urandom(16), "big")
-        elif type(seed) is not int or seed < 0:
-            raise StateError(f"seed must be a non-negative int, got {seed!r}")
+        seed = checked_seed(seed)
         order = Generator(seed).shuffle(pack)
         dealt = rules.hand_size * rules.active_players
         bottom = rules.trump_card_position is TrumpCardPosition.BOTTOM_OF_DECK
@@ -120,6 +114,32 @@ def new_game(
             # SPEC §2.1 [P]: the card that would be turned stays face down, last in the stock.
             order = order[:dealt] + order[dealt + 1 :] + order[dealt : dealt + 1]
     return _deal(table_for(rules, dealer), seed, order, hand_number)
+
+
+def checked_rules(rules: object) -> Rules:
+    """`rules`, or ``Rules()`` when it is ``None``.
+
+    Raises:
+        RulesError: `rules` is not a `Rules`.
+    """
+    if rules is None:
+        return Rules()
+    if not isinstance(rules, Rules):
+        raise RulesError(f"rules must be a brisca.Rules, got {rules!r}")
+    return rules
+
+
+def checked_seed(seed: object) -> int:
+    """`seed`, or a fresh one from the operating system when it is ``None``.
+
+    Raises:
+        StateError: `seed` is not a non-negative int.
+    """
+    if seed is None:
+        return int.from_bytes(os.urandom(16), "big")
+    if type(seed) is not int or seed < 0:
+        raise StateError(f"seed must be a non-negative int, got {seed!r}")
+    return seed
 
 
 def _checked_deck(deck: Iterable[Card | str], pack: tuple[Card, ...]) -> list[Card]:

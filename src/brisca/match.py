@@ -108,7 +108,6 @@ not replays the seat sitting out always changes, under either rotation.
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Iterable, Sequence
 from fractions import Fraction
 from typing import Any
@@ -117,8 +116,17 @@ import attrs
 
 from brisca.actions import Action, parse_action
 from brisca.cards import Card
-from brisca.engine import apply, is_legal, legal_actions, new_game, observe, result
-from brisca.errors import BriscaError, IllegalActionError, NotationError, RulesError, StateError
+from brisca.engine import (
+    apply,
+    checked_rules,
+    checked_seed,
+    is_legal,
+    legal_actions,
+    new_game,
+    observe,
+    result,
+)
+from brisca.errors import BriscaError, IllegalActionError, NotationError, StateError
 from brisca.rng import Generator
 from brisca.rules import (
     CapoteDefinition,
@@ -331,15 +339,9 @@ def new_match(
         NotationError: a card code in `decks` cannot be read.
         StateError: a bad seed, deck or dealer.
     """
-    if rules is None:
-        rules = Rules()
-    if not isinstance(rules, Rules):
-        raise RulesError(f"rules must be a brisca.Rules, got {rules!r}")
+    rules = checked_rules(rules)
     n = rules.num_players
-    if seed is None:
-        seed = int.from_bytes(os.urandom(16), "big")
-    elif type(seed) is not int or seed < 0:
-        raise StateError(f"seed must be a non-negative int, got {seed!r}")
+    seed = checked_seed(seed)
     orders = None if decks is None else _checked_decks(decks, rules.cards)
     if dealer is not None and (type(dealer) is not int or not 0 <= dealer < n):
         raise StateError(f"dealer must be a seat from 0 to {n - 1}, got {dealer!r}")

@@ -42,10 +42,6 @@ def in_auction(state: State) -> bool:
     return state.table.rules.has_auction and state.trump is None and state.to_act is not None
 
 
-def _passed(state: State) -> set[int]:
-    return {r.seat for r in state.ledger.bids if isinstance(r.bid, Pass)}
-
-
 def _high(state: State) -> BidRecord | None:
     bids = [r for r in state.ledger.bids if not isinstance(r.bid, Pass)]
     return bids[-1] if bids else None
