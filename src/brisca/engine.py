@@ -43,7 +43,16 @@ from brisca.rules import (
     TrumpSelection,
     TrumpVisibility,
 )
-from brisca.state import HandResult, Ledger, Observation, State, Table, Trick, table_for
+from brisca.state import (
+    HandResult,
+    Ledger,
+    Observation,
+    State,
+    Table,
+    build_state,
+    build_trick,
+    table_for,
+)
 from brisca.tricks import winning
 from brisca.variants import arrastre, auction, black_hand, cantes, signals, swaps
 
@@ -173,7 +182,7 @@ def _deal(table: Table, seed: int | None, order: list[Card], hand_number: int) -
     elif not rules.has_auction:
         trump = SUIT_ROTATION[hand_number % 4]
     deal = tuple(hands)
-    state = State(
+    state = build_state(
         table, seed, trump, trump_card, deal, stock, (), (), table.first_leader, Ledger(deal)
     )
     return _after_cards_move(state)
@@ -339,7 +348,7 @@ def _play(state: State, card: Card) -> State:
     hands[seat] = hand[:i] + hand[i + 1 :]
     trick = (*state.trick, (seat, card))
     if len(trick) < table.seats_in_play:
-        return State(
+        return build_state(
             table,
             state.seed,
             state.trump,
@@ -355,24 +364,21 @@ def _play(state: State, card: Card) -> State:
     points, total = table.points, 0
     for _, played in trick:
         total += points[played]
-    done = Trick(trick[0][0], trick, winner, total)
-    tricks = (*state.tricks, done)
-    stock, trump_card, ledger = state.stock, state.trump_card, state.ledger
+    tricks = (*state.tricks, build_trick(trick[0][0], trick, winner, total))
     to_act = None if len(tricks) == table.tricks_total else winner
-    if not stock and trump_card is None:
-        return State(
-            table, state.seed, state.trump, None, tuple(hands), (), (), tricks, to_act, ledger
-        )
-    # Draw in play order from the winner; the turned card is the last one drawn.
-    talon = stock if trump_card is None else (*stock, trump_card)
-    order = table.rotation[winner]
-    for k, drawer in enumerate(order):
-        hands[drawer] += (talon[k],)
-    stock = stock[len(order) :]
-    if len(talon) == len(order) and trump_card is not None:
-        ledger = attrs.evolve(ledger, pinta_drawn=(order[-1], trump_card))
-        trump_card = None
-    after = State(
+    stock, trump_card, ledger = state.stock, state.trump_card, state.ledger
+    if stock or trump_card is not None:
+        # Draw in play order from the winner; the turned card is the last one drawn.
+        order = table.rotation[winner]
+        if len(stock) < len(order):
+            assert trump_card is not None  # the talon always splits evenly
+            stock = (*stock, trump_card)
+            ledger = attrs.evolve(ledger, pinta_drawn=(order[-1], trump_card))
+            trump_card = None
+        for k, drawer in enumerate(order):
+            hands[drawer] += (stock[k],)
+        stock = stock[len(order) :]
+    after = build_state(
         table, state.seed, state.trump, trump_card, tuple(hands), stock, (), tricks, to_act, ledger
     )
     return _after_cards_move(after) if table.black_hand_wins_alone else after

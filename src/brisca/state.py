@@ -9,7 +9,7 @@ costs little; everything is validated where it enters the library: in
 from __future__ import annotations
 
 import functools
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
@@ -41,26 +41,70 @@ __all__ = [
 
 Seat = int
 Played = tuple[Seat, Card]
-C = TypeVar("C", bound=type)
 
 
-def _fast_init(cls: C) -> C:
-    """Give a frozen slotted attrs class a positional ``__init__`` that sets its slots directly.
+class _StateSlots:
+    """The slots of :class:`State`, filled by a plain constructor that yields a `State`.
 
-    A frozen attrs ``__init__`` sets each field through ``object.__setattr__``,
-    which costs more than the rest of a transition. The engine builds a state per
-    action, so the classes it builds in the hot path set their slot descriptors
-    instead. The signature is unchanged, and these classes have no validators or
-    converters to skip.
+    A frozen attrs ``__init__`` sets each field through the frozen
+    ``__setattr__``, which costs more than the rest of a transition. This base
+    class owns the slots (attrs reuses them, so `State` adds none) and has the
+    default ``__setattr__``, so its ``__init__`` stores plainly, then turns the
+    object into a `State`, which is frozen from then on. The engine builds
+    every state through :data:`build_state`.
     """
-    names = [field.name for field in attrs.fields(cls)]
-    namespace = {f"_set_{name}": getattr(cls, name).__set__ for name in names}
-    body = "".join(f"    _set_{name}(self, {name})\n" for name in names)
-    exec(f"def __init__(self, {', '.join(names)}):\n{body}", namespace)
-    init = namespace["__init__"]
-    init.__qualname__ = f"{cls.__name__}.__init__"
-    cls.__init__ = init  # type: ignore[misc]
-    return cls
+
+    __slots__ = (
+        "__weakref__",
+        "hands",
+        "ledger",
+        "seed",
+        "stock",
+        "table",
+        "to_act",
+        "trick",
+        "tricks",
+        "trump",
+        "trump_card",
+    )
+
+    def __init__(
+        self,
+        table: Table,
+        seed: int | None,
+        trump: Suit | None,
+        trump_card: Card | None,
+        hands: tuple[tuple[Card, ...], ...],
+        stock: tuple[Card, ...],
+        trick: tuple[Played, ...],
+        tricks: tuple[Trick, ...],
+        to_act: Seat | None,
+        ledger: Ledger,
+    ) -> None:
+        self.table = table
+        self.seed = seed
+        self.trump = trump
+        self.trump_card = trump_card
+        self.hands = hands
+        self.stock = stock
+        self.trick = trick
+        self.tricks = tricks
+        self.to_act = to_act
+        self.ledger = ledger
+        self.__class__ = State
+
+
+class _TrickSlots:
+    """The slots of :class:`Trick`, with a plain constructor: see `_StateSlots`."""
+
+    __slots__ = ("__weakref__", "cards", "leader", "points", "winner")
+
+    def __init__(self, leader: Seat, cards: tuple[Played, ...], winner: Seat, points: int) -> None:
+        self.leader = leader
+        self.cards = cards
+        self.winner = winner
+        self.points = points
+        self.__class__ = Trick
 
 
 @attrs.frozen
@@ -176,9 +220,8 @@ def table_for(
     return Table.create(rules, dealer, declarer, partner)
 
 
-@_fast_init
 @attrs.frozen
-class Trick:
+class Trick(_TrickSlots):
     """A completed trick."""
 
     #: The seat that led.
@@ -273,9 +316,8 @@ class Ledger:
     cantes: tuple[Cante, ...] = ()
 
 
-@_fast_init
 @attrs.frozen
-class State:
+class State(_StateSlots):
     """The whole truth of a hand at one moment, hidden cards included.
 
     Never build one directly: use :func:`brisca.new_game`, :func:`brisca.apply`
@@ -331,6 +373,14 @@ class State:
         for t in self.tricks:
             totals[side_of[t.winner]] += t.points
         return tuple(totals)
+
+
+if TYPE_CHECKING:  # they take the same arguments as the classes' own __init__
+    build_state = State
+    build_trick = Trick
+else:
+    build_state = _StateSlots
+    build_trick = _TrickSlots
 
 
 @attrs.frozen

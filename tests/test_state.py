@@ -1,0 +1,37 @@
+"""The engine's fast constructors build the same frozen values as the attrs classes."""
+
+from __future__ import annotations
+
+import attrs
+import pytest
+
+import brisca
+from brisca.state import State, Trick, _StateSlots, _TrickSlots, build_state, build_trick
+
+
+@pytest.mark.parametrize(("cls", "base"), [(State, _StateSlots), (Trick, _TrickSlots)])
+def test_slots_base_holds_every_field_and_the_class_adds_none(cls: type, base: type) -> None:
+    """The plain base owns exactly the attrs fields' slots, so the class swap is layout-safe."""
+    names = {field.name for field in attrs.fields(cls)}
+    assert set(base.__slots__) == names | {"__weakref__"}
+    assert cls.__slots__ == ()  # type: ignore[attr-defined]
+
+
+def test_built_state_is_a_frozen_state_equal_to_the_attrs_one() -> None:
+    """build_state gives a real, frozen State equal to one built by State's own __init__."""
+    state = brisca.new_game(brisca.preset("spanish-2p"), seed=11)
+    values = [getattr(state, field.name) for field in attrs.fields(State)]
+    built, slow = build_state(*values), State(*values)
+    assert type(built) is State and built == slow and hash(built) == hash(slow)
+    with pytest.raises(attrs.exceptions.FrozenInstanceError):
+        built.to_act = 1  # type: ignore[misc]
+    assert attrs.evolve(built, to_act=1).to_act == 1 and built.to_act == 0
+
+
+def test_built_trick_is_a_frozen_trick() -> None:
+    """build_trick gives a frozen Trick equal to Trick(...)."""
+    card = brisca.Card.parse("1O")
+    built = build_trick(0, ((0, card),), 0, 11)
+    assert type(built) is Trick and built == Trick(0, ((0, card),), 0, 11)
+    with pytest.raises(attrs.exceptions.FrozenInstanceError):
+        built.points = 0  # type: ignore[misc]
