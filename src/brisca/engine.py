@@ -249,6 +249,10 @@ def _refusal(state: State, action: object) -> str | None:
 
 
 _AUCTION_ACTIONS = (Bid, BidRank, Pass, NameTrump, CallCard)
+
+# Enum members as module constants: Python 3.11 looks `Enum.MEMBER` up through
+# EnumType.__getattr__, about ten times the cost of a global, and these checks run every turn.
+_BLACK_HAND_OFF, _SIGNALS_OFF = BlackHand.OFF, Signals.NONE
 _EXTRA_ACTIONS = (Swap, ClaimBlackHand, Signal, Sing, *_AUCTION_ACTIONS)
 
 
@@ -256,14 +260,14 @@ def _extra_actions(state: State, seat: int) -> tuple[Action, ...]:
     """The legal actions besides plays, in a fixed order: claim, swaps, cantes, signals."""
     rules = state.table.rules
     found: list[Action] = []
-    if rules.black_hand is not BlackHand.OFF and black_hand.refusal(state, seat) is None:
+    if rules.black_hand is not _BLACK_HAND_OFF and black_hand.refusal(state, seat) is None:
         found.append(ClaimBlackHand())
     if rules.swap_enabled:
-        found += [Swap(c) for c in swaps.offered(state, seat)]
+        found += map(Swap, swaps.offered(state, seat))
     if rules.cantes:
-        found += [Sing(suit) for suit in cantes.offered(state, seat)]
-    if rules.signals is not Signals.NONE:
-        found += [Signal(name) for name in signals.offered(state, seat)]
+        found += map(Sing, cantes.offered(state, seat))
+    if rules.signals is not _SIGNALS_OFF:
+        found += map(Signal, signals.offered(state, seat))
     return tuple(found)
 
 

@@ -20,13 +20,18 @@ from brisca.tricks import winning
 
 __all__ = ["in_force", "playable"]
 
+# Enum members as module constants: Python 3.11 looks `Enum.MEMBER` up through
+# EnumType.__getattr__, about ten times the cost of a global, and these checks run every turn.
+_FREE, _WHOLE_HAND = PlayObligation.FREE, PlayObligation.ARRASTRE_WHOLE_HAND
+_ANY_TRUMP, _MUST_UNDERTRUMP = Overtrump.ANY_TRUMP, CannotOvertrump.MUST_UNDERTRUMP
+
 
 def in_force(state: State) -> bool:
     """Whether play obligations bind now: always, or once the talon is exhausted."""
     obligation = state.table.rules.play_obligation
-    if obligation is PlayObligation.FREE:
+    if obligation is _FREE:
         return False
-    if obligation is PlayObligation.ARRASTRE_WHOLE_HAND:
+    if obligation is _WHOLE_HAND:
         return True
     return not state.stock and state.trump_card is None
 
@@ -56,7 +61,7 @@ def playable(state: State, seat: int) -> tuple[tuple[Card, ...], str]:
         return hand, ""
     if rules.arrastre_partner_relief and table.side_of[win_seat] == table.side_of[seat]:
         return hand, ""
-    if win.suit is not trump or rules.arrastre_overtrump is Overtrump.ANY_TRUMP:
+    if win.suit is not trump or rules.arrastre_overtrump is _ANY_TRUMP:
         return trumps, f"void in {led_name}, must trump (arrastre)"
     over = tuple(c for c in trumps if strength[c] > strength[win])
     if over:
@@ -64,7 +69,7 @@ def playable(state: State, seat: int) -> tuple[tuple[Card, ...], str]:
             over,
             f"void in {led_name}, must beat the {win.spanish_name} (arrastre)",
         )
-    if rules.arrastre_cannot_overtrump is CannotOvertrump.MUST_UNDERTRUMP:
+    if rules.arrastre_cannot_overtrump is _MUST_UNDERTRUMP:
         return (
             trumps,
             f"void in {led_name}, must play a trump (arrastre: contrafallo)",

@@ -15,6 +15,10 @@ from brisca.state import State
 
 __all__ = ["holder", "refusal"]
 
+# Enum members as module constants: Python 3.11 looks `Enum.MEMBER` up through
+# EnumType.__getattr__, about ten times the cost of a global, and these checks run every turn.
+_OFF, _ANY_TIME, _AUTOMATIC = BlackHand.OFF, BlackHand.ANY_TIME, BlackHandClaim.AUTOMATIC
+
 
 def _black(hand: tuple[Card, ...], state: State) -> bool:
     trump = state.trump
@@ -25,11 +29,11 @@ def _black(hand: tuple[Card, ...], state: State) -> bool:
 def holder(state: State, dealt_only: bool = False) -> int | None:
     """The seat holding a black hand that counts under the rules now, if any."""
     mode = state.table.rules.black_hand
-    if mode is BlackHand.OFF or state.trump is None:
+    if mode is _OFF or state.trump is None:
         return None
     for seat, hand in enumerate(state.hands):
         if _black(hand, state) and (
-            mode is BlackHand.ANY_TIME or set(hand) == set(state.ledger.dealt[seat])
+            mode is _ANY_TIME or set(hand) == set(state.ledger.dealt[seat])
         ):
             return seat
     return None
@@ -38,9 +42,9 @@ def holder(state: State, dealt_only: bool = False) -> int | None:
 def refusal(state: State, seat: int) -> str | None:
     """Why `seat` may not claim a black hand now, or ``None`` if it may."""
     rules = state.table.rules
-    if rules.black_hand is BlackHand.OFF:
+    if rules.black_hand is _OFF:
         return "black hands are off in these rules (black_hand='off')"
-    if rules.black_hand_claim is BlackHandClaim.AUTOMATIC:
+    if rules.black_hand_claim is _AUTOMATIC:
         return "a black hand wins by itself here (black_hand_claim='automatic')"
     if holder(state) != seat:
         if _black(state.hands[seat], state):

@@ -26,6 +26,12 @@ __all__ = ["VOCABULARIES", "apply", "offered", "refusal"]
 
 Truth = Callable[[frozenset[int]], bool]
 
+# Enum members as module constants: Python 3.11 looks `Enum.MEMBER` up through
+# EnumType.__getattr__, about ten times the cost of a global, and these checks run every turn.
+_OFF, _PRE_HAND = Signals.NONE, SignalTiming.PRE_HAND
+_AFTER_FIRST_TRICK = SignalTiming.AFTER_FIRST_TRICK
+
+
 #: For each vocabulary, each signal and what must be true of the trump ranks held.
 VOCABULARIES: dict[SignalVocabulary, dict[str, Truth]] = {
     SignalVocabulary.S000: {
@@ -63,11 +69,11 @@ def refusal(state: State, seat: int, name: str) -> str | None:
 def _window_refusal(state: State, seat: int) -> str | None:
     """Why `seat` may make no signal at all now, or ``None``."""
     rules = state.table.rules
-    if rules.signals is Signals.NONE:
+    if rules.signals is _OFF:
         return "signals are off in these rules (signals='none')"
-    if rules.signal_timing is SignalTiming.PRE_HAND and state.tricks:
+    if rules.signal_timing is _PRE_HAND and state.tricks:
         return "signals are made before the hand, in the first trick (signal_timing='pre_hand')"
-    if rules.signal_timing is SignalTiming.AFTER_FIRST_TRICK and not state.tricks:
+    if rules.signal_timing is _AFTER_FIRST_TRICK and not state.tricks:
         return "no signals in the first trick (signal_timing='after_first_trick')"
     if any(s.seat == seat for s in state.ledger.signals):
         return f"seat {seat} has signalled already this hand"

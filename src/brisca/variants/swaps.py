@@ -16,6 +16,18 @@ from brisca.state import Ledger, State, SwapRecord
 
 __all__ = ["HIGH", "apply", "offered", "refusal"]
 
+# Enum members as module constants: Python 3.11 looks `Enum.MEMBER` up through
+# EnumType.__getattr__, about ten times the cost of a global, and these checks run every turn.
+_PRE_FIRST_TRICK_ONLY, _AFTER_WINNING_TRICK = (
+    SwapTiming.PRE_FIRST_TRICK_ONLY,
+    SwapTiming.AFTER_WINNING_TRICK,
+)
+_PLAYER, _SIDE = SwapRequirement.PLAYER, SwapRequirement.SIDE
+_STOCK_NONEMPTY, _BEFORE_PENULTIMATE_TRICK = (
+    SwapDeadline.STOCK_NONEMPTY,
+    SwapDeadline.BEFORE_PENULTIMATE_TRICK,
+)
+
 #: Ranks of a "high" turned card.
 HIGH = (1, 3, 12, 11, 10)
 
@@ -52,9 +64,9 @@ def _general_refusal(state: State, seat: int) -> str | None:
 def _timing(state: State, seat: int, before_first_lead: bool) -> str | None:
     rules, table = state.table.rules, state.table
     timing = rules.swap_timing
-    if timing is SwapTiming.PRE_FIRST_TRICK_ONLY and not before_first_lead:
+    if timing is _PRE_FIRST_TRICK_ONLY and not before_first_lead:
         return "swaps are only allowed before the first trick (swap_timing='pre_first_trick_only')"
-    if timing is SwapTiming.AFTER_WINNING_TRICK and (
+    if timing is _AFTER_WINNING_TRICK and (
         state.trick or not state.tricks or state.tricks[-1].winner != seat
     ):
         return (
@@ -62,9 +74,9 @@ def _timing(state: State, seat: int, before_first_lead: bool) -> str | None:
             "(swap_timing='after_winning_trick')"
         )
     needed = rules.swap_requires_trick_won
-    if needed is SwapRequirement.PLAYER and all(t.winner != seat for t in state.tricks):
+    if needed is _PLAYER and all(t.winner != seat for t in state.tricks):
         return "a swap needs a trick won first (swap_requires_trick_won='player')"
-    if needed is SwapRequirement.SIDE and all(
+    if needed is _SIDE and all(
         table.side_of[t.winner] != table.side_of[seat] for t in state.tricks
     ):
         return "a swap needs a trick won by the side first (swap_requires_trick_won='side')"
@@ -73,12 +85,9 @@ def _timing(state: State, seat: int, before_first_lead: bool) -> str | None:
 
 def _deadline(state: State) -> str | None:
     deadline = state.table.rules.swap_deadline
-    if deadline is SwapDeadline.STOCK_NONEMPTY and not state.stock:
+    if deadline is _STOCK_NONEMPTY and not state.stock:
         return "no swap once only the turned card is left (swap_deadline='stock_nonempty')"
-    if (
-        deadline is SwapDeadline.BEFORE_PENULTIMATE_TRICK
-        and len(state.stock) + 1 <= state.table.seats_in_play
-    ):
+    if deadline is _BEFORE_PENULTIMATE_TRICK and len(state.stock) + 1 <= state.table.seats_in_play:
         return "no swap in the last round of draws (swap_deadline='before_penultimate_trick')"
     return None
 
