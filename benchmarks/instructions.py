@@ -1,0 +1,90 @@
+"""Instructions per random game, counted by valgrind: a repeatable companion to playouts.py.
+
+Run: ``python benchmarks/instructions.py [-n GAMES] [--presets spanish-2p,...]``
+(needs ``valgrind`` on the PATH).
+
+Wall-clock time on a shared machine moves by tens of percent from run to run;
+an instruction count does not. For each line of ``playouts.py`` (the floor, the
+immutable-tuple reference and each preset) this runs the same games under
+``valgrind --tool=callgrind`` twice, with 0 and with N games after a warm-up, and
+reports the difference per game and its ratio to the floor. Instructions are not
+time (memory traffic costs more in the library than in the floor), so quote
+both: the count to compare two versions of the library, the time for speed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import playouts
+
+import brisca
+
+WARM_UP = 50
+
+
+def _play(line: str, n: int) -> None:
+    """Play `n` games of `line` after a warm-up (the child process's job)."""
+    games = {
+        playouts.FLOOR: playouts.floor_game,
+        "immutable tuples (2p)": playouts.immutable_floor_game,
+    }
+    game = games.get(line) or playouts.library_game(brisca.preset(line))
+    rng = random.Random(2026)
+    for _ in range(WARM_UP + n):
+        game(rng)
+
+
+def _count(line: str, n: int) -> int:
+    """Instructions valgrind counts for a child process that plays `n` games of `line`."""
+    run = subprocess.run(
+        [
+            "valgrind",
+            "--tool=callgrind",
+            "--callgrind-out-file=/dev/null",
+            sys.executable,
+            str(Path(__file__).resolve()),
+            "--child",
+            line,
+            str(n),
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    found = re.search(r"refs:\s*([\d,]+)", run.stderr)
+    if found is None:
+        raise SystemExit(f"no instruction count in valgrind's output:\n{run.stderr}")
+    return int(found.group(1).replace(",", ""))
+
+
+def main() -> None:
+    if sys.argv[1:2] == ["--child"]:
+        _play(sys.argv[2], int(sys.argv[3]))
+        return
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("-n", "--games", type=int, default=200, help="games per line")
+    parser.add_argument(
+        "--presets",
+        default="spanish-2p,spanish-4p,arrastre-2p",
+        help="comma-separated preset names",
+    )
+    args = parser.parse_args()
+    if shutil.which("valgrind") is None:
+        raise SystemExit("valgrind is not on the PATH")
+    lines = [playouts.FLOOR, "immutable tuples (2p)", *args.presets.split(",")]
+    per_game = {line: (_count(line, args.games) - _count(line, 0)) / args.games for line in lines}
+    floor = per_game[playouts.FLOOR]
+    print(f"{'game':<22} {'instructions/game':>18} {'x floor':>8}")
+    for line, count in per_game.items():
+        print(f"{line:<22} {count:>18,.0f} {count / floor:>8.2f}")
+
+
+if __name__ == "__main__":
+    main()
