@@ -170,17 +170,21 @@ def check_observation_hides(state: State, seat: int, rng: random.Random) -> None
 
 
 def check_covered_card_hidden(state: State, seat: int) -> None:
-    """Under cubierta, before the reveal, any unseen card of an unplayed suit could be covered."""
+    """Under cubierta, before the reveal, any unseen card of an unplayed suit could be covered.
+
+    Cards of the partners' dealt hands that the seat was shown are seen, not unseen.
+    """
     pinta = state.trump_card
     if state.rules.trump_visibility is not brisca.TrumpVisibility.CUBIERTA or pinta is None:
         return
     played = {c.suit for _, c in state.trick} | {c.suit for t in state.tricks for _, c in t.cards}
     if state.trump in played:
         return  # revealed
+    shown = {c for _, cards in brisca.observe(state, seat).partner_hands for c in cards}
     unseen = [c for s, hand in enumerate(state.hands) if s != seat for c in hand]
     unseen += list(state.stock)
     for card in unseen:
-        if card.suit in played or card.suit is pinta.suit:
+        if card.suit in played or card.suit is pinta.suit or card in shown:
             continue
 
         def put(cards: tuple[Card, ...], card: Card = card) -> tuple[Card, ...]:

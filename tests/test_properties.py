@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import random
-from typing import Any
 
 import attrs
-from hypothesis import assume, given
+from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 from invariants import check_state, check_transition, play_random_game
+from strategies import tables, variant_rules
 
 import brisca
 
@@ -36,19 +36,6 @@ option_sets = st.fixed_dictionaries(
         "tie_rule": st.sampled_from(list(brisca.TieRule)),
     }
 )
-tables = st.sampled_from(
-    [
-        {"num_players": 2},
-        {"num_players": 2, "deck": "spanish48"},
-        {"num_players": 3},
-        {"num_players": 3, "deck": "no_twos36"},
-        {"num_players": 3, "removed_cards": "all_twos"},
-        {"num_players": 4},
-        {"num_players": 4, "team_mode": "teams_alternating"},
-        {"num_players": 6, "deck": "no_twos36", "team_mode": "teams_alternating"},
-        {"num_players": 6, "deck": "spanish48"},
-    ]
-)
 
 
 @given(table=tables, options=option_sets, seed=seeds, choices=st.randoms(use_true_random=False))
@@ -61,41 +48,11 @@ def test_random_option_combinations_play_out(
     assert sum(brisca.result(final).points) == 120
 
 
-variant_options = st.fixed_dictionaries(
-    {
-        "table": tables,
-        "trump_visibility": st.sampled_from(list(brisca.TrumpVisibility)),
-        "swaps": st.sampled_from([None, *brisca.SWAP_BUNDLES]),
-        "play_obligation": st.sampled_from(list(brisca.PlayObligation)),
-        "arrastre_must_beat": st.booleans(),
-        "arrastre_overtrump": st.sampled_from(list(brisca.Overtrump)),
-        "arrastre_cannot_overtrump": st.sampled_from(list(brisca.CannotOvertrump)),
-        "arrastre_partner_relief": st.booleans(),
-        "black_hand": st.sampled_from(list(brisca.BlackHand)),
-        "black_hand_claim": st.sampled_from(list(brisca.BlackHandClaim)),
-        "signals": st.sampled_from(list(brisca.Signals)),
-        "signal_vocabulary": st.sampled_from(list(brisca.SignalVocabulary)),
-        "signal_timing": st.sampled_from(list(brisca.SignalTiming)),
-        "partner_hand_visibility": st.sampled_from(list(brisca.PartnerHandVisibility)),
-        "rank_scheme": st.sampled_from(list(brisca.RankScheme)),
-    }
-)
-
-
-@given(options=variant_options, seed=seeds, choices=st.randoms(use_true_random=False))
+@given(rules=variant_rules, seed=seeds, choices=st.randoms(use_true_random=False))
 def test_random_variant_combinations_keep_every_invariant(
-    options: dict[str, Any], seed: int, choices: random.Random
+    rules: brisca.Rules, seed: int, choices: random.Random
 ) -> None:
     """Any valid combination of variant options plays out with every invariant holding."""
-    options = dict(options)
-    table = options.pop("table")
-    bundle = options.pop("swaps")
-    swaps = dict(brisca.SWAP_BUNDLES[bundle]) if bundle else {}
-    try:
-        rules = brisca.Rules(**table, **options, **swaps)
-    except brisca.RulesError:
-        assume(False)
-        raise
     final = play_random_game(brisca.new_game(rules, seed=seed), choices)
     if final.ledger.black_hand is None:
         assert sum(brisca.result(final).points) == 120

@@ -13,6 +13,7 @@ from helpers import play, stacked
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from invariants import check_state, play_random_game
+from strategies import variant_rules
 
 import brisca
 from brisca import Card, Observation, State, Suit
@@ -358,59 +359,13 @@ def test_bad_input_is_refused_with_a_brisca_error() -> None:
             sample_state(bad, Generator(1))
 
 
-variant_options = st.fixed_dictionaries(
-    {
-        "table": st.sampled_from(
-            [
-                {"num_players": 2},
-                {"num_players": 3},
-                {"num_players": 4, "team_mode": "partners_opposite"},
-                {"num_players": 5, "team_mode": "sit_out_partners"},
-                {"num_players": 6, "deck": "spanish48", "team_mode": "teams_alternating"},
-            ]
-        ),
-        "trump_visibility": st.sampled_from(list(brisca.TrumpVisibility)),
-        "trump_selection": st.sampled_from(["turned_card", "suit_rotation"]),
-        "swaps": st.sampled_from([None, *brisca.SWAP_BUNDLES]),
-        "play_obligation": st.sampled_from(list(brisca.PlayObligation)),
-        "arrastre_must_beat": st.booleans(),
-        "arrastre_overtrump": st.sampled_from(list(brisca.Overtrump)),
-        "arrastre_cannot_overtrump": st.sampled_from(list(brisca.CannotOvertrump)),
-        "arrastre_partner_relief": st.booleans(),
-        "black_hand": st.sampled_from(list(brisca.BlackHand)),
-        "black_hand_claim": st.sampled_from(list(brisca.BlackHandClaim)),
-        "signals": st.sampled_from(list(brisca.Signals)),
-        "signal_vocabulary": st.sampled_from(list(brisca.SignalVocabulary)),
-        "signal_timing": st.sampled_from(list(brisca.SignalTiming)),
-        "partner_hand_visibility": st.sampled_from(list(brisca.PartnerHandVisibility)),
-    }
-)
-
-
-def repaired(options: dict[str, object]) -> brisca.Rules:
-    """Rules from drawn options, dropping the options that clash with the others."""
-    options = dict(options)
-    table: dict[str, object] = options.pop("table")  # type: ignore[assignment]
-    bundle = options.pop("swaps")
-    if bundle:
-        options.update(brisca.SWAP_BUNDLES[bundle])  # type: ignore[index]
-    if options["trump_visibility"] is brisca.TrumpVisibility.CUBIERTA:
-        options.update(swap_enabled=False, black_hand="off", play_obligation="free", signals="none")
-    if options["trump_selection"] == "suit_rotation":
-        options.update(trump_visibility="face_up", swap_enabled=False)
-    if table.get("team_mode") is None:
-        options.update(signals="none", partner_hand_visibility="none")
-    return brisca.Rules(**table, **options)  # type: ignore[arg-type]
-
-
 @settings(max_examples=30)
-@given(options=variant_options, seed=seeds, rng=st.randoms(use_true_random=False))
+@given(rules=variant_rules, seed=seeds, rng=st.randoms(use_true_random=False))
 def test_samples_hold_under_any_variant_combination(
-    options: dict[str, object], seed: int, rng: random.Random
+    rules: brisca.Rules, seed: int, rng: random.Random
 ) -> None:
     """Any valid combination of variant options (arrastre from the first trick, swaps,
     black hands, both signal vocabularies) gives samples consistent with the observation."""
-    rules = repaired(options)
     generator = Generator(seed)
     for state in random_states(rules, seed, rng):
         if rng.random() < 0.5:

@@ -1,0 +1,73 @@
+"""Hypothesis strategies shared by the property tests: tables and variant rules."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hypothesis import strategies as st
+
+import brisca
+
+#: Table and pack options, every table size and side arrangement.
+tables = st.sampled_from(
+    [
+        {"num_players": 2},
+        {"num_players": 2, "deck": "spanish48"},
+        {"num_players": 3},
+        {"num_players": 3, "deck": "no_twos36"},
+        {"num_players": 3, "removed_cards": "all_twos"},
+        {"num_players": 4},
+        {"num_players": 4, "team_mode": "teams_alternating"},
+        {"num_players": 5, "team_mode": "sit_out_partners"},
+        {"num_players": 6, "deck": "no_twos36", "team_mode": "teams_alternating"},
+        {"num_players": 6, "deck": "spanish48"},
+    ]
+)
+
+_variant_options = st.fixed_dictionaries(
+    {
+        "table": tables,
+        "trump_visibility": st.sampled_from(list(brisca.TrumpVisibility)),
+        "trump_selection": st.sampled_from(["turned_card", "suit_rotation"]),
+        "swaps": st.sampled_from([None, *brisca.SWAP_BUNDLES]),
+        "play_obligation": st.sampled_from(list(brisca.PlayObligation)),
+        "arrastre_must_beat": st.booleans(),
+        "arrastre_overtrump": st.sampled_from(list(brisca.Overtrump)),
+        "arrastre_cannot_overtrump": st.sampled_from(list(brisca.CannotOvertrump)),
+        "arrastre_partner_relief": st.booleans(),
+        "black_hand": st.sampled_from(list(brisca.BlackHand)),
+        "black_hand_claim": st.sampled_from(list(brisca.BlackHandClaim)),
+        "signals": st.sampled_from(list(brisca.Signals)),
+        "signal_vocabulary": st.sampled_from(list(brisca.SignalVocabulary)),
+        "signal_timing": st.sampled_from(list(brisca.SignalTiming)),
+        "partner_hand_visibility": st.sampled_from(list(brisca.PartnerHandVisibility)),
+        "rank_scheme": st.sampled_from(list(brisca.RankScheme)),
+    }
+)
+
+
+def _repaired(drawn: dict[str, Any]) -> brisca.Rules:
+    """Rules from drawn options, dropping the options that clash with the others.
+
+    The repairs follow the clashes `Rules` refuses (SPEC §2.2 to §2.9), so almost every
+    draw gives a game instead of being thrown away.
+    """
+    options = dict(drawn)
+    table = options.pop("table")
+    bundle = options.pop("swaps")
+    if bundle:
+        options.update(brisca.SWAP_BUNDLES[bundle])
+    if options["trump_visibility"] is brisca.TrumpVisibility.CUBIERTA:
+        options.update(swap_enabled=False, black_hand="off", play_obligation="free", signals="none")
+    if options["trump_selection"] == "suit_rotation":
+        options.update(trump_visibility="face_up", swap_enabled=False)
+    if table.get("team_mode") is None:  # seats play alone: no partners to signal or show
+        options.update(signals="none", partner_hand_visibility="none")
+    try:
+        return brisca.Rules(**table, **options)
+    except brisca.RulesError:  # a pack that does not total 120 under the rank scheme
+        return brisca.Rules(**table, **{**options, "rank_scheme": "standard"})
+
+
+#: Valid rules drawn from every variant option of SPEC §2.2 to §2.6 and §2.9.
+variant_rules = _variant_options.map(_repaired)
