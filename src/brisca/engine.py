@@ -262,12 +262,12 @@ def _extra_actions(state: State, seat: int) -> tuple[Action, ...]:
     found: list[Action] = []
     if rules.black_hand is not _BLACK_HAND_OFF and black_hand.refusal(state, seat) is None:
         found.append(ClaimBlackHand())
-    if rules.swap_enabled:
-        found += map(Swap, swaps.offered(state, seat))
-    if rules.cantes:
-        found += map(Sing, cantes.offered(state, seat))
-    if rules.signals is not _SIGNALS_OFF:
-        found += map(Signal, signals.offered(state, seat))
+    if rules.swap_enabled and (cards := swaps.offered(state, seat)):
+        found += map(Swap, cards)
+    if rules.cantes and (suits := cantes.offered(state, seat)):
+        found += map(Sing, suits)
+    if rules.signals is not _SIGNALS_OFF and (names := signals.offered(state, seat)):
+        found += map(Signal, names)
     return tuple(found)
 
 
