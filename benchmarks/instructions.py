@@ -14,7 +14,6 @@ both: the count to compare two versions of the library, the time for speed.
 
 from __future__ import annotations
 
-import argparse
 import random
 import re
 import shutil
@@ -31,11 +30,7 @@ WARM_UP = 50
 
 def _play(line: str, n: int) -> None:
     """Play `n` games of `line` after a warm-up (the child process's job)."""
-    games = {
-        playouts.FLOOR: playouts.floor_game,
-        "immutable tuples (2p)": playouts.immutable_floor_game,
-    }
-    game = games.get(line) or playouts.library_game(brisca.preset(line))
+    game = playouts.lines([line] if line in brisca.PRESETS else [])[line]
     rng = random.Random(2026)
     for _ in range(WARM_UP + n):
         game(rng)
@@ -68,18 +63,11 @@ def main() -> None:
     if sys.argv[1:2] == ["--child"]:
         _play(sys.argv[2], int(sys.argv[3]))
         return
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("-n", "--games", type=int, default=200, help="games per line")
-    parser.add_argument(
-        "--presets",
-        default="spanish-2p,spanish-4p,arrastre-2p",
-        help="comma-separated preset names",
-    )
-    args = parser.parse_args()
+    args = playouts.arguments(__doc__.splitlines()[0], 200)
     if shutil.which("valgrind") is None:
         raise SystemExit("valgrind is not on the PATH")
-    lines = [playouts.FLOOR, "immutable tuples (2p)", *args.presets.split(",")]
-    per_game = {line: (_count(line, args.games) - _count(line, 0)) / args.games for line in lines}
+    names = playouts.lines(args.presets.split(","))
+    per_game = {line: (_count(line, args.games) - _count(line, 0)) / args.games for line in names}
     floor = per_game[playouts.FLOOR]
     print(f"{'game':<22} {'instructions/game':>18} {'x floor':>8}")
     for line, count in per_game.items():

@@ -20,7 +20,7 @@ import argparse
 import random
 import statistics
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 import brisca
 
@@ -136,25 +136,32 @@ def measure(
 
 
 FLOOR = "floor (2p, mutable)"
+PRESETS = "spanish-2p,spanish-4p,arrastre-2p"
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("-n", "--games", type=int, default=4000, help="games per line")
-    parser.add_argument(
-        "--presets",
-        default="spanish-2p,spanish-4p,arrastre-2p",
-        help="comma-separated preset names",
-    )
-    args = parser.parse_args()
+def lines(presets: Iterable[str]) -> dict[str, Callable[[random.Random], object]]:
+    """The games a benchmark plays, by name: the floor, the immutable reference, the presets."""
     games: dict[str, Callable[[random.Random], object]] = {
         FLOOR: floor_game,
         "immutable tuples (2p)": immutable_floor_game,
     }
-    for name in args.presets.split(","):
+    for name in presets:
         games[name] = library_game(brisca.preset(name))
+    return games
+
+
+def arguments(description: str, games: int) -> argparse.Namespace:
+    """The benchmarks' command line: games per line and the presets to play."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("-n", "--games", type=int, default=games, help="games per line")
+    parser.add_argument("--presets", default=PRESETS, help="comma-separated preset names")
+    return parser.parse_args()
+
+
+def main() -> None:
+    args = arguments(__doc__.splitlines()[0], 4000)
     print(f"{'game':<22} {'median us/game':>15} {'x floor':>8}")
-    for name, (us, ratio) in measure(games, args.games).items():
+    for name, (us, ratio) in measure(lines(args.presets.split(",")), args.games).items():
         print(f"{name:<22} {us:>15.1f} {ratio:>8.2f}")
 
 
