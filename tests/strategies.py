@@ -1,4 +1,4 @@
-"""Hypothesis strategies shared by the property tests: tables and variant rules."""
+"""Hypothesis strategies shared by the property tests: tables, variant rules and JSON junk."""
 
 from __future__ import annotations
 
@@ -71,3 +71,19 @@ def _repaired(drawn: dict[str, Any]) -> brisca.Rules:
 
 #: Valid rules drawn from every variant option of SPEC §2.2 to §2.6 and §2.9.
 variant_rules = _variant_options.map(_repaired)
+
+
+def any_json(
+    *, max_leaves: int = 20, text_size: int = 4, floats: bool = False
+) -> st.SearchStrategy[object]:
+    """Any JSON value, nested, for fuzzing what reads JSON (floats only when asked)."""
+    scalars = st.none() | st.booleans() | st.integers() | st.text(max_size=text_size)
+    if floats:
+        scalars |= st.floats()
+    return st.recursive(
+        scalars,
+        lambda inner: (
+            st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4)
+        ),
+        max_leaves=max_leaves,
+    )

@@ -10,6 +10,7 @@ import json
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from strategies import any_json
 
 import brisca
 from brisca import IllegalActionError, NotationError, Play, RulesError, StateError, Swap
@@ -200,13 +201,7 @@ def test_malformed_json_is_refused(text: str) -> None:
         brisca.loads(text)
 
 
-json_values = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.text(max_size=4),
-    lambda inner: (
-        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4)
-    ),
-    max_leaves=20,
-)
+json_values = any_json()
 
 
 @given(key=st.sampled_from(sorted(_record())), value=json_values)

@@ -21,6 +21,7 @@ import attrs
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from strategies import any_json
 
 import brisca
 from brisca import (
@@ -880,13 +881,7 @@ def test_malformed_match_json_is_refused(text: str) -> None:
         loads_match(text)
 
 
-json_values = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.text(max_size=4),
-    lambda inner: (
-        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4)
-    ),
-    max_leaves=12,
-)
+json_values = any_json(max_leaves=12)
 
 
 @given(key=st.sampled_from(sorted(_record())), value=json_values)

@@ -13,6 +13,7 @@ import pytest
 from helpers import play, stacked
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from strategies import any_json
 
 import brisca
 from brisca import records
@@ -340,13 +341,7 @@ def test_malformed_records_are_reported_not_raised() -> None:
                 records.loads(item).initial_state()
 
 
-json_values = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=8),
-    lambda inner: (
-        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4)
-    ),
-    max_leaves=20,
-)
+json_values = any_json(text_size=8, floats=True)
 
 
 @settings(max_examples=150)
