@@ -82,7 +82,7 @@ def check_state(state: State) -> None:
     assert sizes == {min(rules.hand_size, remaining)}
     void = rules.has_auction and state.is_over and state.ledger.contract is None
     if rules.has_auction and (state.trump is None or void):
-        assert state.hands == state.ledger.dealt and not state.tricks and not state.trick
+        assert state.hands == state.deal.hands and not state.tricks and not state.trick
     ended_by_black_hand = state.ledger.black_hand is not None or void
     if ended_by_black_hand:
         assert state.is_over and black(state.hands[state.ledger.black_hand], state.trump)
@@ -196,7 +196,7 @@ def check_covered_card_hidden(state: State, seat: int) -> None:
             trump_card=card,
             hands=tuple(put(h) for h in state.hands),
             stock=put(state.stock),
-            ledger=attrs.evolve(state.ledger, dealt=tuple(put(h) for h in state.ledger.dealt)),
+            deal=attrs.evolve(state.deal, hands=tuple(put(h) for h in state.deal.hands)),
         )
         assert brisca.observe(other, seat) == brisca.observe(state, seat)
         return

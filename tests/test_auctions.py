@@ -393,12 +393,13 @@ def test_six_player_chiamata_dealer_sits_out_pgc() -> None:
 
 
 def test_tampered_chiamata_record_is_refused_spec_2_8() -> None:
-    """A record whose called card is in nobody's dealt hand is refused, not crashed on."""
+    """A saved state whose call is not of the rank the auction was won with is refused."""
     import json
 
     state = run(brisca.new_game(CHIAMATA, seed=5), BidRank(1), Pass(), Pass(), Pass(), Pass())
     state = run(state, CallCard("1O"))
     data = json.loads(brisca.dumps(state))
-    data["ledger"]["dealt"][state.ledger.contract.partner] = []  # type: ignore[union-attr]
-    with pytest.raises(brisca.BriscaError):
+    assert data["actions"][-1] == "call 1O"
+    data["actions"][-1] = "call 3O"
+    with pytest.raises(brisca.StateError, match="called card must be a 1"):
         brisca.loads(json.dumps(data))

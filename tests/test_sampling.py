@@ -86,7 +86,7 @@ def check_inferences(view: Observation, sample: State) -> None:
     # SPEC §2.9: honest signals: a seat that still holds its dealt hand holds what it said.
     vocab = brisca.variants.signals.VOCABULARIES[rules.signal_vocabulary]
     for record in view.signals:
-        dealt = sample.ledger.dealt[record.seat]
+        dealt = sample.deal.hands[record.seat]
         if record.trick == 0 and not any(s.seat == record.seat for s in view.swaps):
             ranks = frozenset(c.rank for c in dealt if c.suit is sample.trump)
             assert vocab[record.signal](ranks)
@@ -236,8 +236,8 @@ def test_cards_partners_showed_stay_with_them_wb() -> None:
     view = brisca.observe(state, 0)
     for k in range(20):
         sample = sample_state(view, Generator(k))
-        assert sample.ledger.dealt[2] == state.ledger.dealt[2]
-        assert set(state.hands[2]) & set(state.ledger.dealt[2]) <= set(sample.hands[2])
+        assert sample.deal.hands[2] == state.deal.hands[2]
+        assert set(state.hands[2]) & set(state.deal.hands[2]) <= set(sample.hands[2])
 
 
 def test_honest_signals_are_believed_s000() -> None:
@@ -254,7 +254,7 @@ def test_honest_signals_are_believed_s000() -> None:
     alone = brisca.apply(play(alone, "4C"), brisca.Signal("lip_bite"))
     view = brisca.observe(alone, 2)
     for k in range(30):
-        dealt = sample_state(view, Generator(k)).ledger.dealt[1]
+        dealt = sample_state(view, Generator(k)).deal.hands[1]
         assert Card.parse("1O") in dealt and Card.parse("3O") not in dealt
 
 

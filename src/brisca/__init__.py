@@ -25,7 +25,18 @@ from brisca.actions import (
 )
 from brisca.cards import Card, DeckKind, Suit
 from brisca.encoding import encode_observation, legal_mask, observation_to_dict
-from brisca.engine import apply, is_legal, legal_actions, new_game, observe, result
+from brisca.engine import (
+    Playable,
+    apply,
+    deal_layout,
+    is_legal,
+    legal_actions,
+    new_game,
+    observe,
+    refusal,
+    result,
+    step,
+)
 from brisca.errors import BriscaError, IllegalActionError, NotationError, RulesError, StateError
 from brisca.match import (
     HandRecord,
@@ -83,6 +94,8 @@ from brisca.state import (
     BidRecord,
     Cante,
     Contract,
+    Deal,
+    DealLayout,
     HandResult,
     Ledger,
     Observation,
@@ -112,6 +125,8 @@ __all__ = [
     "ChiamataTwoRule",
     "ClaimBlackHand",
     "Contract",
+    "Deal",
+    "DealLayout",
     "DealerRotation",
     "DeckKind",
     "Direction",
@@ -135,6 +150,7 @@ __all__ = [
     "Pass",
     "Play",
     "PlayObligation",
+    "Playable",
     "RankScheme",
     "Rules",
     "RulesError",
@@ -163,6 +179,7 @@ __all__ = [
     "TrumpVisibility",
     "apply",
     "check_state",
+    "deal_layout",
     "dumps",
     "dumps_match",
     "encode_observation",
@@ -187,7 +204,9 @@ __all__ = [
     "preset",
     "record_game",
     "records",
+    "refusal",
     "result",
     "sample_state",
     "sampling",
+    "step",
 ]

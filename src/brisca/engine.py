@@ -1,42 +1,30 @@
 """The pure transition functions: deal, list and check actions, apply them, score.
 
-One rule check, :func:`_refusal`, decides legality for :func:`legal_actions`,
-:func:`is_legal` and :func:`apply`, so they can never disagree.
+One rule check, :func:`refusal`, decides legality for :func:`legal_actions`,
+:func:`is_legal` and :func:`apply`, so they can never disagree. The optional
+rules come from one registry, :data:`brisca.variants.VARIANTS`: the engine asks
+each variant the rules switch on, and never names a variant itself.
 """
 
 from __future__ import annotations
 
+import abc
 import os
-from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any, overload
+from collections.abc import Callable, Iterable
+from typing import Any, Generic, TypeVar, cast, overload
 
 import attrs
 
-from brisca.actions import (
-    Action,
-    Bid,
-    BidRank,
-    CallCard,
-    ClaimBlackHand,
-    NameTrump,
-    Pass,
-    Play,
-    Signal,
-    Sing,
-    Swap,
-)
+from brisca.actions import Action, Bid, Play
 from brisca.cards import Card, DeckKind, Suit, deck_cards
 from brisca.errors import IllegalActionError, RulesError, StateError
+from brisca.events import CardPlayed, CardsDrawn, Event, HandEnded, TrickWon, TrumpRevealed
 from brisca.rng import Generator
 from brisca.rules import (
     SUIT_ROTATION,
-    BlackHand,
-    CannotOvertrump,
     HandWinRule,
-    Overtrump,
     PartnerHandVisibility,
     Rules,
-    Signals,
     SubastaScoring,
     TieRule,
     TrumpCardPosition,
@@ -44,29 +32,33 @@ from brisca.rules import (
     TrumpVisibility,
 )
 from brisca.state import (
+    DealLayout,
     HandResult,
     Ledger,
     Observation,
     State,
     Table,
+    build_deal,
     build_state,
     build_trick,
     table_for,
 )
 from brisca.tricks import winning
-from brisca.variants import arrastre, auction, black_hand, cantes, signals, swaps
-
-if TYPE_CHECKING:
-    from brisca.match import Match, MatchObservation, MatchResult
+from brisca.variants import VARIANTS, Log, Variant
+from brisca.variants.arrastre import known_voids
 
 __all__ = [
+    "Playable",
     "apply",
+    "deal_layout",
     "is_legal",
     "known_voids",
     "legal_actions",
     "new_game",
     "observe",
+    "refusal",
     "result",
+    "step",
     "trump_is_public",
 ]
 
@@ -122,7 +114,7 @@ def new_game(
         elif not rules.turns_card and not bottom and dealt < len(order):
             # SPEC §2.1 [P]: the card that would be turned stays face down, last in the stock.
             order = order[:dealt] + order[dealt + 1 :] + order[dealt : dealt + 1]
-    return _deal(table_for(rules, dealer), seed, order, hand_number)
+    return _deal(table_for(rules, dealer, None, None, _plan(rules)), seed, order, hand_number)
 
 
 def checked_rules(rules: object) -> Rules:
@@ -168,110 +160,204 @@ def _checked_deck(deck: Iterable[Card | str], pack: tuple[Card, ...]) -> list[Ca
 
 
 def _deal(table: Table, seed: int | None, order: list[Card], hand_number: int) -> State:
-    rules = table.rules
-    hands: list[tuple[Card, ...]] = [() for _ in range(rules.num_players)]
-    active = table.active
-    dealt = rules.hand_size * len(active)
-    for k, seat in enumerate(active):  # one card at a time round the table
-        hands[seat] = tuple(order[k : dealt : len(active)])
+    rules, layout = table.rules, table.layout
+    deck = tuple(order)
+    card_at = deck.__getitem__
+    hands = tuple(tuple(map(card_at, positions)) for positions in layout.hands)
+    stock = tuple(map(card_at, layout.stock))
     trump_card: Card | None = None
     trump: Suit | None = None
-    stock = tuple(order[dealt:])
-    if rules.turns_card:
-        trump_card, trump, stock = stock[0], stock[0].suit, stock[1:]
+    if layout.turned is not None:
+        trump_card = deck[layout.turned]
+        trump = trump_card.suit
     elif not rules.has_auction:
         trump = SUIT_ROTATION[hand_number % 4]
-    deal = tuple(hands)
+    deal = build_deal(deck, seed, hand_number, hands)
     state = build_state(
-        table, seed, trump, trump_card, deal, stock, (), (), table.first_leader, Ledger(deal)
+        table, deal, trump, trump_card, hands, stock, (), (), table.first_leader, _NO_RECORDS, ()
     )
-    return _after_cards_move(state)
+    return _after_cards_move(state, None, table.plan) if table.plan.after_cards_move else state
 
 
-def _after_cards_move(state: State) -> State:
-    """End the hand if a black hand that wins by itself has just formed (SPEC §2.5)."""
-    if not state.table.black_hand_wins_alone:
-        return state
-    seat = black_hand.holder(state)
-    if seat is None:
-        return state
-    return attrs.evolve(state, to_act=None, ledger=attrs.evolve(state.ledger, black_hand=seat))
+_NO_RECORDS = Ledger()
 
 
-def _not_a_state(state: object) -> StateError:
-    return StateError(f"expected a brisca.State or brisca.Match, got {type(state).__name__}")
+def deal_layout(rules: Rules, dealer: int) -> DealLayout:
+    """Where each position of a ``new_game(deck=...)`` order goes for `rules` and `dealer`.
 
-
-def _for_match(name: str, match: object, *args: Any) -> Any:
-    """Hand a `Match` to the match layer's function of the same name; refuse anything else."""
-    from brisca import match as layer  # imported here: the match layer builds on this module
-
-    if type(match) is not layer.Match:
-        raise _not_a_state(match)
-    return getattr(layer, f"match_{name}")(match, *args)
+    Raises:
+        RulesError: `rules` is not a `Rules`.
+        StateError: `dealer` is not a seat.
+    """
+    rules = checked_rules(rules)
+    n = rules.num_players
+    if type(dealer) is not int or not 0 <= dealer < n:
+        raise StateError(f"dealer must be a seat from 0 to {n - 1}, got {dealer!r}")
+    return table_for(rules, dealer).layout
 
 
 # One Play per card: legal_actions hands these out instead of building new ones.
-_PLAYS = {c: Play(c) for c in deck_cards(DeckKind.SPANISH48)}
+_PLAY_OF = {c: Play(c) for c in deck_cards(DeckKind.SPANISH48)}.__getitem__
+# Which variant owns each action type.
+_OWNER: dict[type, Variant] = {kind: variant for variant in VARIANTS for kind in variant.actions}
 
 
-def _refusal(state: State, action: object) -> str | None:
-    """Why `action` is illegal in `state`, or ``None`` when it is legal: the one rule check."""
+@attrs.frozen(eq=False)  # one per rules, so identity will do, and it hashes fast
+class _Plan:
+    """What the variants a `Rules` value switches on ask of the engine, found once per rules."""
+
+    #: The variants that offer actions before the trump is known, and after.
+    offering_before_trump: tuple[Variant, ...]
+    offering: tuple[Variant, ...]
+    #: Whether any variant offers actions at all.
+    offers: bool
+    #: The variant that limits which cards a follower may play, if any (arrastre).
+    playable: Callable[[State, int], tuple[tuple[Card, ...], str]] | None
+    after_cards_move: tuple[Callable[[State, Log], State], ...]
+    on_play: tuple[Callable[[State, int, Card, Log], None], ...]
+    observe: tuple[Callable[[State, int], dict[str, Any]], ...]
+
+
+# Plans by the id of their rules, each kept with its rules so that the id stays theirs:
+# hashing a Rules value calls Python code. Each table carries its plan (`Table.plan`).
+_PLANS: dict[int, tuple[Rules, _Plan]] = {}
+
+
+def _plan(rules: Rules) -> _Plan:
+    found = _PLANS.get(id(rules))
+    if found is not None and found[0] is rules:
+        return found[1]
+    on = [v for v in VARIANTS if v.switched_on(rules)]
+    limits = [v.playable for v in on if v.playable is not None]
+    assert len(limits) <= 1, "one variant at most limits the cards a follower may play"
+    plan = _Plan(
+        tuple(v for v in on if v.actions and v.before_trump),
+        tuple(v for v in on if v.actions and not v.before_trump),
+        any(v.actions for v in on),
+        limits[0] if limits else None,
+        tuple(v.after_cards_move for v in on if v.after_cards_move is not None),
+        tuple(v.on_play for v in on if v.on_play is not None),
+        tuple(v.observe for v in on if v.observe is not None),
+    )
+    if len(_PLANS) >= 1024:
+        _PLANS.clear()
+    _PLANS[id(rules)] = (rules, plan)
+    return plan
+
+
+def _after_cards_move(state: State, log: Log, plan: _Plan) -> State:
+    """Let the variants act on cards that changed hands: an automatic black hand ends it."""
+    for hook in plan.after_cards_move:
+        state = hook(state, log)
+    return state
+
+
+ObservationT = TypeVar("ObservationT", covariant=True)
+ResultT = TypeVar("ResultT", covariant=True)
+
+
+class Playable(abc.ABC, Generic[ObservationT, ResultT]):
+    """What the engine's functions take besides a hand's `State`: a `brisca.Match`.
+
+    `legal_actions`, `is_legal`, `apply`, `observe` and `result` hand such a value
+    to its own methods, so one loop runs a hand or a whole match, while the hand
+    engine knows nothing of matches.
+    """
+
+    __slots__ = ()
+
+    @abc.abstractmethod
+    def legal_actions(self) -> tuple[Action, ...]:
+        """Every legal action of the seat to act, in a fixed order."""
+
+    @abc.abstractmethod
+    def is_legal(self, action: Action) -> bool:
+        """Whether `action` is legal now."""
+
+    @abc.abstractmethod
+    def apply(self: P, action: Action) -> P:
+        """The value after `action`."""
+
+    @abc.abstractmethod
+    def observe(self, seat: int) -> ObservationT:
+        """What `seat` may know."""
+
+    @abc.abstractmethod
+    def result(self) -> ResultT:
+        """The outcome, once over."""
+
+
+P = TypeVar("P", bound=Playable[Any, Any])
+V = TypeVar("V")
+R = TypeVar("R")
+
+
+def _playable(value: object) -> Playable[Any, Any]:
+    if not isinstance(value, Playable):
+        raise StateError(f"expected a brisca.State or brisca.Match, got {type(value).__name__}")
+    return value
+
+
+def refusal(state: State, action: object) -> str | None:
+    """Why `action` is illegal in `state`, or ``None`` when it is legal: the one rule check.
+
+    `legal_actions`, `is_legal` and `apply` all decide through it.
+
+    >>> import brisca
+    >>> state = brisca.new_game(brisca.preset("spanish-2p"), seed=7)
+    >>> brisca.refusal(state, brisca.Play("12E"))
+    '12E is not in the hand of seat 0, the seat to act'
+
+    Raises:
+        StateError: `state` is not a State.
+    """
+    if type(state) is not State:
+        raise StateError(f"expected a brisca.State, got {type(state).__name__}")
+    return _refusal(state, action, state.table.plan)
+
+
+def _refusal(state: State, action: object, plan: _Plan) -> str | None:
     seat = state.to_act
     kind = type(action)
     if kind is Play:
         if seat is None:
             return "the hand is over"
-        card = action.card  # type: ignore[attr-defined]
+        try:
+            card = action.card  # type: ignore[attr-defined]
+        except AttributeError:
+            return _MALFORMED
         if card not in state.hands[seat]:
             return f"{card} is not in the hand of seat {seat}, the seat to act"
         if state.trump is None:
             return "no card is played before the auction ends and the trump is chosen"
-        if state.table.free_play or not state.trick:  # the leader is always free
+        if not state.trick:  # the leader is always free
             return None
-        allowed, rule = arrastre.playable(state, seat)
+        limit = plan.playable
+        if limit is None:
+            return None
+        allowed, rule = limit(state, seat)
         return None if card in allowed else rule
-    if kind not in _EXTRA_ACTIONS:
-        return f"not a brisca action: {action!r}"
+    owner = _OWNER.get(kind)
+    if owner is None:
+        return f"not a brisca action: a {type(action).__name__}"
+    if not _complete(action):
+        return _MALFORMED
     if seat is None:
         return "the hand is over"
-    if kind in _AUCTION_ACTIONS:
-        return auction.refusal(state, seat, action)  # type: ignore[arg-type]
-    if auction.in_auction(state):
+    if state.trump is None and not owner.before_trump:
         return "the auction is not over"
-    if kind is Swap:
-        return swaps.refusal(state, seat, action.card)  # type: ignore[attr-defined]
-    if kind is ClaimBlackHand:
-        return black_hand.refusal(state, seat)
-    if kind is Sing:
-        return cantes.refusal(state, seat, action.suit)  # type: ignore[attr-defined]
-    return signals.refusal(state, seat, action.name)  # type: ignore[attr-defined]
+    return owner.refusal(state, seat, action)  # type: ignore[arg-type]
 
 
-_AUCTION_ACTIONS = (Bid, BidRank, Pass, NameTrump, CallCard)
-
-# Enum members as module constants: Python 3.11 looks `Enum.MEMBER` up through
-# EnumType.__getattr__, about ten times the cost of a global, and these checks run every turn.
-_BLACK_HAND_OFF, _SIGNALS_OFF = BlackHand.OFF, Signals.NONE
-_EXTRA_ACTIONS = (Swap, ClaimBlackHand, Signal, Sing, *_AUCTION_ACTIONS)
+def _complete(action: object) -> bool:
+    """Whether every field of an action is set (one made without its constructor is not)."""
+    return all(hasattr(action, f.name) for f in attrs.fields(cast(Any, type(action))))
 
 
-def _extra_actions(state: State, seat: int) -> tuple[Action, ...]:
-    """The legal actions besides plays, in a fixed order: claim, swaps, cantes, signals."""
-    rules = state.table.rules
-    found: list[Action] = []
-    if rules.black_hand is not _BLACK_HAND_OFF and black_hand.refusal(state, seat) is None:
-        found.append(ClaimBlackHand())
-    if rules.swap_enabled and (cards := swaps.offered(state, seat)):
-        found += map(Swap, cards)
-    if rules.cantes and (suits := cantes.offered(state, seat)):
-        found += map(Sing, suits)
-    if rules.signals is not _SIGNALS_OFF and (names := signals.offered(state, seat)):
-        found += map(Signal, names)
-    return tuple(found)
+_MALFORMED = "a malformed action: build actions with their constructors or parse_action"
 
 
-def legal_actions(state: State | Match) -> tuple[Action, ...]:
+def legal_actions(state: State | Playable[Any, Any]) -> tuple[Action, ...]:
     """Every legal action of the seat to act, in a fixed order; ``()`` once it is over.
 
     Works on a hand's `State` and on a whole `Match` alike.
@@ -280,36 +366,50 @@ def legal_actions(state: State | Match) -> tuple[Action, ...]:
         StateError: `state` is neither.
     """
     if type(state) is not State:
-        return _for_match("legal_actions", state)  # type: ignore[no-any-return]
+        return _playable(state).legal_actions()
     seat = state.to_act
     if seat is None:
         return ()
-    table = state.table
-    free = table.free_play or not state.trick  # the leader is always free
-    cards = state.hands[seat] if free else arrastre.playable(state, seat)[0]
-    if not table.has_extras:
-        return tuple(map(_PLAYS.__getitem__, cards))
-    if state.trump is None and auction.in_auction(state):
-        return auction.offered(state, seat)
-    return _extra_actions(state, seat) + tuple(map(_PLAYS.__getitem__, cards))
+    plan: _Plan = state.table.plan
+    if plan.playable is None or not state.trick:  # the leader is always free
+        cards = state.hands[seat]
+    else:
+        cards = plan.playable(state, seat)[0]
+    plays = tuple(map(_PLAY_OF, cards))
+    if not plan.offers:  # no optional actions in these rules: the common case first
+        return plays
+    if state.trump is None:  # the auction: only its calls, no card yet
+        return _offers(plan.offering_before_trump, state, seat)
+    return _offers(plan.offering, state, seat) + plays
 
 
-def is_legal(state: State | Match, action: Action) -> bool:
+def _offers(variants: tuple[Variant, ...], state: State, seat: int) -> tuple[Action, ...]:
+    # A plain loop, kept out of legal_actions: a generator there would give it closure
+    # cells to build on every call, the cheap ones included.
+    found: tuple[Action, ...] = ()
+    for variant in variants:
+        offered = variant.offered(state, seat)
+        if offered:
+            found += offered
+    return found
+
+
+def is_legal(state: State | Playable[Any, Any], action: Action) -> bool:
     """Whether `action` is legal in `state` (a hand or a match); never raises for a bad action.
 
     Raises:
         StateError: `state` is neither a State nor a Match.
     """
     if type(state) is not State:
-        return _for_match("is_legal", state, action)  # type: ignore[no-any-return]
-    return _refusal(state, action) is None
+        return _playable(state).is_legal(action)
+    return _refusal(state, action, state.table.plan) is None
 
 
 @overload
 def apply(state: State, action: Action) -> State: ...
 @overload
-def apply(state: Match, action: Action) -> Match: ...
-def apply(state: State | Match, action: Action) -> State | Match:
+def apply(state: P, action: Action) -> P: ...
+def apply(state: State | P, action: Action) -> State | P:
     """The state after `action`; `state` itself never changes.
 
     Completing a trick also resolves it and draws: the winner first, then the
@@ -322,39 +422,98 @@ def apply(state: State | Match, action: Action) -> State | Match:
         IllegalActionError: the action is not legal; the message says why.
     """
     if type(state) is not State:
-        return _for_match("apply", state, action)  # type: ignore[no-any-return]
-    reason = _refusal(state, action)
+        return cast(P, _playable(state).apply(action))
+    # `step` without the events, written out: this is the hot path of every playout.
+    plan: _Plan = state.table.plan
+    reason = _refusal(state, action, plan)
     if reason is not None:
         raise IllegalActionError(reason)
-    if isinstance(action, Play):
-        return _play(state, action.card)
+    if type(action) is Play:
+        return _play(state, action, None, plan)
+    return _extra(state, action, None, plan)
+
+
+def step(state: State, action: Action) -> tuple[State, tuple[Event, ...]]:
+    """Apply `action` and report what it did: ``(new state, events)``.
+
+    The events come from the transition itself, in the order things happened;
+    `brisca.events` says what each seat may see of them.
+
+    Raises:
+        IllegalActionError: the action is not legal; the message says why.
+        StateError: `state` is not a State.
+    """
+    if type(state) is not State:
+        raise StateError(f"expected a brisca.State, got {type(state).__name__}")
+    log: list[Event] = []
+    return _advance(state, action, log), tuple(log)
+
+
+def _advance(state: State, action: Action, log: list[Event]) -> State:
+    plan: _Plan = state.table.plan
+    reason = _refusal(state, action, plan)
+    if reason is not None:
+        raise IllegalActionError(reason)
+    hidden = state.trump is None or not trump_is_public(state)
+    if type(action) is Play:
+        seat: int = state.to_act  # type: ignore[assignment]
+        card = action.card
+        log.append(CardPlayed(seat, card))
+        if card.suit is state.trump and hidden:  # a trump played shows the covered suit
+            log.append(_revealed(state))
+        for hook in plan.on_play:
+            hook(state, seat, card, log)
+        after = _play(state, action, log, plan)
+    else:
+        after = _extra(state, action, log, plan)
+    if (
+        hidden
+        and after.trump is not None
+        and trump_is_public(after)
+        and not any(type(e) is TrumpRevealed for e in log)
+    ):
+        log.append(_revealed(after))
+    if after.is_over:
+        outcome = result(after)
+        log.append(HandEnded(outcome.points, outcome.winner, outcome.void))
+    return after
+
+
+def _extra(state: State, action: Action, log: Log, plan: _Plan) -> State:
+    """The state after an action that is not a play: its variant's doing."""
+    owner = _OWNER[type(action)]
     seat: int = state.to_act  # type: ignore[assignment]
-    if isinstance(action, Swap):
-        hands, trump_card, ledger = swaps.apply(state, seat, action.card)
-        state = attrs.evolve(state, hands=hands, trump_card=trump_card, ledger=ledger)
-        return _after_cards_move(state)
-    if isinstance(action, ClaimBlackHand):
-        return attrs.evolve(state, to_act=None, ledger=attrs.evolve(state.ledger, black_hand=seat))
-    if isinstance(action, _AUCTION_ACTIONS):
-        return auction.apply(state, seat, action)
-    if isinstance(action, Sing):
-        return attrs.evolve(state, ledger=cantes.apply(state, seat, action.suit))
-    assert isinstance(action, Signal)
-    return attrs.evolve(state, ledger=signals.apply(state, seat, action.name))
+    after = attrs.evolve(owner.apply(state, seat, action, log), trail=(state.trail, action))
+    return _after_cards_move(after, log, plan) if owner.moves_cards else after
 
 
-def _play(state: State, card: Card) -> State:
+def _revealed(state: State) -> TrumpRevealed:
+    """The trump as it became known: with the turned card that shows it, if one does."""
+    suit = state.trump
+    assert suit is not None
+    card = state.trump_card
+    if card is None and state.ledger.pinta_drawn is not None:
+        card = state.ledger.pinta_drawn[1]
+    if card is not None and card.suit is not suit:
+        card = None  # a named or called trump: no turned card shows it
+    return TrumpRevealed(suit, card)
+
+
+def _play(state: State, action: Play, log: Log, plan: _Plan) -> State:
     table = state.table
+    card = action.card
     seat: int = state.to_act  # type: ignore[assignment]
     hands = list(state.hands)
     hand = hands[seat]
     i = hand.index(card)
     hands[seat] = hand[:i] + hand[i + 1 :]
-    trick = (*state.trick, (seat, card))
+    # Concatenation, not unpacking: one tuple built, where unpacking builds a list first.
+    trick = state.trick + ((seat, card),)  # noqa: RUF005
+    trail = (state.trail, action)
     if len(trick) < table.seats_in_play:
         return build_state(
             table,
-            state.seed,
+            state.deal,
             state.trump,
             state.trump_card,
             tuple(hands),
@@ -363,12 +522,15 @@ def _play(state: State, card: Card) -> State:
             state.tricks,
             table.next_seat[seat],
             state.ledger,
+            trail,
         )
     winner = winning(trick, state.trump, table)[0]
     points, total = table.points, 0
     for _, played in trick:
         total += points[played]
-    tricks = (*state.tricks, build_trick(trick[0][0], trick, winner, total))
+    tricks = state.tricks + (build_trick(trick[0][0], trick, winner, total),)  # noqa: RUF005
+    if log is not None:
+        log.append(TrickWon(winner, total, len(state.tricks)))
     to_act = None if len(tricks) == table.tricks_total else winner
     stock, trump_card, ledger = state.stock, state.trump_card, state.ledger
     if stock or trump_card is not None:
@@ -381,18 +543,31 @@ def _play(state: State, card: Card) -> State:
             trump_card = None
         for k, drawer in enumerate(order):
             hands[drawer] += (stock[k],)
+        if log is not None:
+            for k, drawer in enumerate(order):
+                log.append(CardsDrawn(drawer, stock[k], stock[k] is state.trump_card))
         stock = stock[len(order) :]
     after = build_state(
-        table, state.seed, state.trump, trump_card, tuple(hands), stock, (), tricks, to_act, ledger
+        table,
+        state.deal,
+        state.trump,
+        trump_card,
+        tuple(hands),
+        stock,
+        (),
+        tricks,
+        to_act,
+        ledger,
+        trail,
     )
-    return _after_cards_move(after) if table.black_hand_wins_alone else after
+    return _after_cards_move(after, log, plan) if plan.after_cards_move else after
 
 
 @overload
 def result(state: State) -> HandResult: ...
 @overload
-def result(state: Match) -> MatchResult: ...
-def result(state: State | Match) -> HandResult | MatchResult:
+def result(state: Playable[Any, R]) -> R: ...
+def result(state: State | Playable[Any, R]) -> HandResult | R:
     """The outcome of a finished hand, by the rules' `hand_win_rule` and `tie_rule`,
     or of a finished match.
 
@@ -400,7 +575,7 @@ def result(state: State | Match) -> HandResult | MatchResult:
         StateError: it is not over, or is neither a State nor a Match.
     """
     if type(state) is not State:
-        return _for_match("result", state)  # type: ignore[no-any-return]
+        return cast(R, _playable(state).result())
     if not state.is_over:
         raise StateError("the hand is not over yet: no result")
     rules, table = state.rules, state.table
@@ -471,8 +646,8 @@ def _contract_result(state: State, points: tuple[int, ...], last: int | None) ->
 @overload
 def observe(state: State, seat: int) -> Observation: ...
 @overload
-def observe(state: Match, seat: int) -> MatchObservation: ...
-def observe(state: State | Match, seat: int) -> Observation | MatchObservation:
+def observe(state: Playable[V, Any], seat: int) -> V: ...
+def observe(state: State | Playable[V, Any], seat: int) -> Observation | V:
     """What `seat` may know: its own hand and everything done in view.
 
     Hidden: the other hands, the stock's order and, under cubierta, the covered
@@ -483,49 +658,44 @@ def observe(state: State | Match, seat: int) -> Observation | MatchObservation:
         StateError: `state` is neither a State nor a Match, or `seat` is not a seat of it.
     """
     if type(state) is not State:
-        return _for_match("observe", state, seat)  # type: ignore[no-any-return]
+        return cast(V, _playable(state).observe(seat))
     table, rules = state.table, state.rules
     n = rules.num_players
     if type(seat) is not int or not 0 <= seat < n:
-        raise StateError(f"seat must be from 0 to {n - 1}, got {seat!r}")
-    ledger = state.ledger
-    shown = trump_is_public(state)
-    sides, contract = table.sides, ledger.contract
-    if not auction.partner_known(state, seat):
-        # Chiamata: until the called card is played only its holder knows the partnership.
-        sides = tuple((s,) for s in sorted(table.active))
-        contract = None if contract is None else attrs.evolve(contract, partner=None)
-    side = table.side_of[seat]
-    partners = table.sides[side] if side >= 0 else ()
-    seen_signals = ledger.signals
-    if rules.signals is Signals.TEAM_PRIVATE:
-        seen_signals = tuple(s for s in seen_signals if s.seat in partners)
+        raise StateError(f"seat must be from 0 to {n - 1}, got {seat!r:.40}")
+    public = trump_is_public(state)
     partner_hands: tuple[tuple[int, tuple[Card, ...]], ...] = ()
     if rules.partner_hand_visibility is PartnerHandVisibility.SHOW_AFTER_DEAL:
-        partner_hands = tuple((p, ledger.dealt[p]) for p in partners if p != seat)
+        side = table.side_of[seat]
+        partners = table.sides[side] if side >= 0 else ()
+        partner_hands = tuple((p, state.deal.hands[p]) for p in partners if p != seat)
+    seen: dict[str, Any] = {}
+    for contribution in _plan(rules).observe:
+        seen.update(contribution(state, seat))
     return Observation(
-        seat,
-        rules,
-        state.dealer,
-        sides,
-        state.trump if shown else None,
-        state.trump_card if shown else None,
-        state.hands[seat],
-        tuple(len(h) for h in state.hands),
-        len(state.stock),
-        state.trick,
-        state.tricks,
-        state.to_act,
-        ledger.swaps,
-        seen_signals,
-        partner_hands,
-        ledger.pinta_drawn,
-        ledger.black_hand,
-        known_voids(state),
-        ledger.bids,
-        contract,
-        ledger.cantes,
+        **{
+            "seat": seat,
+            "rules": rules,
+            "dealer": state.dealer,
+            "hand_number": state.deal.hand_number,
+            "sides": table.sides,
+            "trump": state.trump if public else None,
+            "trump_card": state.trump_card if public else None,
+            "hand": state.hands[seat],
+            "hand_sizes": tuple(len(h) for h in state.hands),
+            "stock_size": len(state.stock),
+            "trick": state.trick,
+            "tricks": state.tricks,
+            "to_act": state.to_act,
+            "partner_hands": partner_hands,
+            "pinta_drawn": state.ledger.pinta_drawn,
+            "voids": (_NO_VOIDS,) * n,
+            **seen,
+        }
     )
+
+
+_NO_VOIDS: frozenset[Suit] = frozenset()
 
 
 def trump_is_public(state: State) -> bool:
@@ -535,44 +705,4 @@ def trump_is_public(state: State) -> bool:
     trump = state.trump
     return any(c.suit is trump for _, c in state.trick) or any(
         c.suit is trump for t in state.tricks for _, c in t.cards
-    )
-
-
-def known_voids(state: State) -> tuple[frozenset[Suit], ...]:
-    """For each seat, the suits arrastre play has shown it holds none of.
-
-    A follower that does not follow the led suit is void in it; one that also
-    plays no trump when the duty to trump binds it is void in trumps. Only tricks
-    after the last draw count, since a draw can refill a suit.
-    """
-    rules, table = state.rules, state.table
-    voids: list[set[Suit]] = [set() for _ in range(rules.num_players)]
-    if table.free_play:
-        return tuple(frozenset(v) for v in voids)
-    draw_rounds = (len(rules.cards) - rules.hand_size * table.seats_in_play) // table.seats_in_play
-    tricks = [t.cards for t in state.tricks] + ([state.trick] if state.trick else [])
-    for k, cards in enumerate(tricks):
-        if k < draw_rounds:
-            continue
-        led = cards[0][1].suit
-        for j in range(1, len(cards)):
-            seat, card = cards[j]
-            if card.suit is led:
-                continue
-            voids[seat].add(led)
-            if card.suit is not state.trump and _must_trump_when_void(state, cards[:j], seat):
-                voids[seat].add(state.trump)  # type: ignore[arg-type]
-    return tuple(frozenset(v) for v in voids)
-
-
-def _must_trump_when_void(state: State, before: tuple[tuple[int, Card], ...], seat: int) -> bool:
-    """Whether a seat void in the led suit had to play any trump it held."""
-    rules, table = state.rules, state.table
-    win_seat, win = winning(before, state.trump, table)
-    if rules.arrastre_partner_relief and table.side_of[win_seat] == table.side_of[seat]:
-        return False
-    return (
-        win.suit is not state.trump
-        or rules.arrastre_overtrump is Overtrump.ANY_TRUMP
-        or rules.arrastre_cannot_overtrump is CannotOvertrump.MUST_UNDERTRUMP
     )

@@ -1,9 +1,10 @@
 """What an action did, as small frozen events, and what each seat may see of them.
 
-:func:`events` compares the states before and after an action and tells what
-happened: a card played, a trick won with its points, the cards drawn, the trump
-revealed, a swap, a black hand, a signal, an auction call, the hand's end. The
-engine is not involved: events are derived from the two states alone.
+:func:`brisca.step` applies an action and returns the events of that
+transition, in the order they happened: a card played, a trick won with its
+points, the cards drawn, the trump revealed, a swap, a black hand, a signal,
+an auction call, the hand's end. The engine emits them as it moves the cards,
+so they cost little more than the transition itself.
 
 Each event can be seen from a seat with :meth:`Event.view` (or
 :func:`events_for`): a card another seat drew becomes a draw of a hidden card
@@ -12,11 +13,10 @@ signal is seen only by the signaller's side. The views are what a server sends
 to each client; :meth:`Event.to_dict` makes them JSON-ready.
 
 >>> import brisca
->>> from brisca.events import events, events_for
+>>> from brisca.events import events_for
 >>> state = brisca.new_game(brisca.preset("spanish-2p"), seed=7)
 >>> state = brisca.apply(state, brisca.Play("2O"))
->>> after = brisca.apply(state, brisca.Play("2C"))  # the 2 of trumps takes the trick
->>> happened = events(state, brisca.Play("2C"), after)
+>>> after, happened = brisca.step(state, brisca.Play("2C"))  # the 2 of trumps takes it
 >>> [type(e).__name__ for e in happened]
 ['CardPlayed', 'TrickWon', 'CardsDrawn', 'CardsDrawn']
 >>> [e.to_dict() for e in events_for(0, happened)][1:]  # seat 0 does not see seat 1's card
@@ -34,12 +34,9 @@ from typing import Any
 
 import attrs
 
-from brisca.actions import Action, ClaimBlackHand, Play, Signal, Swap
 from brisca.cards import Card, Suit
-from brisca.engine import apply, result, trump_is_public
-from brisca.errors import BriscaError, StateError
-from brisca.rules import Signals
-from brisca.state import State
+from brisca.errors import StateError
+from brisca.state import Seat
 
 __all__ = [
     "Announced",
@@ -54,12 +51,8 @@ __all__ = [
     "Swapped",
     "TrickWon",
     "TrumpRevealed",
-    "events",
     "events_for",
-    "step",
 ]
-
-Seat = int
 
 
 def _json(value: object) -> Any:
@@ -206,105 +199,6 @@ class HandEnded(Event):
     void: bool = False
 
 
-def _public_trump(state: State) -> Suit | None:
-    return state.trump if trump_is_public(state) else None
-
-
-def _played(state: State) -> set[Card]:
-    return {c for _, c in state.trick} | {c for t in state.tricks for _, c in t.cards}
-
-
-def events(before: State, action: Action, after: State) -> tuple[Event, ...]:
-    """What `action` did, taking `before` to `after`, in the order it happened.
-
-    Raises:
-        StateError: the states are not States, or `after` is not
-            ``brisca.apply(before, action)``.
-    """
-    if type(before) is not State or type(after) is not State:
-        raise StateError("events are derived from two brisca.State values")
-    try:
-        expected = apply(before, action)
-    except BriscaError as error:
-        raise StateError(f"{action!r} cannot be applied to `before`: {error}") from None
-    if expected != after:
-        raise StateError("`after` is not the state that the action leads to from `before`")
-    seat: Seat = before.to_act  # type: ignore[assignment]
-    found: list[Event] = []
-    late: list[Event] = []
-    revealed = _public_trump(before) is None and _public_trump(after) is not None
-    if isinstance(action, Play):
-        found.append(CardPlayed(seat, action.card))
-        # A played trump turns the covered card up at once; otherwise a reveal comes last.
-        if revealed and action.card.suit is after.trump:
-            found.append(_revealed(after))
-            revealed = False
-        found += _partner_revealed(before, after)
-        found += _trick_and_draws(before, after)
-    elif isinstance(action, Swap):
-        assert before.trump_card is not None  # a legal swap takes the turned card
-        found.append(Swapped(seat, action.card, before.trump_card))
-    elif isinstance(action, Signal):
-        audience = None
-        if before.rules.signals is Signals.TEAM_PRIVATE:
-            audience = before.table.sides[before.table.side_of[seat]]
-        found.append(Signalled(seat, action.name, audience))
-    elif not isinstance(action, ClaimBlackHand):
-        found.append(Announced(seat, str(action)))
-        contract = after.ledger.contract
-        if before.ledger.contract is None and contract is not None:
-            found.append(AuctionWon(contract.declarer, str(contract.bid)))
-    if revealed:
-        late.append(_revealed(after))
-    holder = after.ledger.black_hand
-    if before.ledger.black_hand is None and holder is not None:
-        late.append(BlackHandClaimed(holder, not isinstance(action, ClaimBlackHand)))
-    if after.is_over and not before.is_over:
-        outcome = result(after)
-        late.append(HandEnded(outcome.points, outcome.winner, outcome.void))
-    return (*found, *late)
-
-
-def _revealed(after: State) -> TrumpRevealed:
-    suit = after.trump
-    assert suit is not None
-    card = after.trump_card
-    drawn = after.ledger.pinta_drawn
-    if card is None and drawn is not None:
-        card = drawn[1]
-    if card is not None and card.suit is not suit:
-        card = None  # a named or called trump: no turned card shows it
-    return TrumpRevealed(suit, card)
-
-
-def _partner_revealed(before: State, after: State) -> list[Event]:
-    """Chiamata: the called card's play shows everybody who the partner is."""
-    contract = after.ledger.contract
-    if contract is None or contract.called is None or contract.partner is None:
-        return []
-    called = contract.called
-    if called in _played(after) and called not in _played(before):
-        return [PartnerRevealed(contract.partner)]
-    return []
-
-
-def _trick_and_draws(before: State, after: State) -> list[Event]:
-    if len(after.tricks) == len(before.tricks):
-        return []
-    done = after.tricks[-1]
-    found: list[Event] = [TrickWon(done.winner, done.points, len(after.tricks) - 1)]
-    # The winner draws first, then the others in play order: the trick's order from the winner.
-    seats = [s for s, _ in done.cards]
-    k = seats.index(done.winner)
-    pinta = None if before.ledger.pinta_drawn is not None else after.ledger.pinta_drawn
-    for drawer in seats[k:] + seats[:k]:
-        held = set(before.hands[drawer])
-        for card in after.hands[drawer]:
-            if card not in held:
-                found.append(CardsDrawn(drawer, card, pinta == (drawer, card)))
-    return found
-
-
 def events_for(seat: Seat, events: Iterable[Event]) -> tuple[Event, ...]:
     """The events as `seat` sees them, leaving out those it does not see at all."""
     _check_seat(seat)
@@ -316,16 +210,3 @@ def events_for(seat: Seat, events: Iterable[Event]) -> tuple[Event, ...]:
         if view is not None:
             seen.append(view)
     return tuple(seen)
-
-
-def step(state: State, action: Action) -> tuple[State, tuple[Event, ...]]:
-    """Apply `action` and report what it did: ``(new state, events)``.
-
-    Raises:
-        IllegalActionError: the action is not legal; the message says why.
-        StateError: `state` is not a State.
-    """
-    if type(state) is not State:
-        raise StateError(f"expected a brisca.State, got {type(state).__name__}")
-    after = apply(state, action)
-    return after, events(state, action, after)

@@ -117,6 +117,7 @@ import attrs
 from brisca.actions import Action, parse_action
 from brisca.cards import Card
 from brisca.engine import (
+    Playable,
     apply,
     checked_rules,
     checked_seed,
@@ -136,7 +137,7 @@ from brisca.rules import (
     Rules,
     TieRule,
 )
-from brisca.state import HandResult, Observation, State
+from brisca.state import HandResult, Observation, Seat, State
 
 __all__ = [
     "HandRecord",
@@ -154,7 +155,6 @@ __all__ = [
     "new_match",
 ]
 
-Seat = int
 #: One round of the cut: the cutting seats, in seat order, with the cards they cut.
 CutRound = tuple[tuple[Seat, Card], ...]
 
@@ -189,12 +189,16 @@ class HandRecord:
 
 
 @attrs.frozen
-class Match:
+class Match(Playable["MatchObservation", "MatchResult"]):
     """A whole match at one moment, the hand in progress included.
 
     Never build one directly: use :func:`new_match`, :func:`match_apply` or
     :func:`loads_match`. It holds hidden cards (in `state`) and the seed that
     decides every future deal: send a seat :func:`match_observe` instead.
+
+    The engine's `brisca.legal_actions`, `brisca.is_legal`, `brisca.apply`,
+    `brisca.observe` and `brisca.result` take a match too, through its methods
+    of the same names.
     """
 
     rules: Rules
@@ -242,6 +246,26 @@ class Match:
     def hand_number(self) -> int:
         """The number of the hand in progress (or of the next one, once over), from 0."""
         return len(self.hands)
+
+    def legal_actions(self) -> tuple[Action, ...]:
+        """The legal actions of the seat to act: :func:`match_legal_actions`."""
+        return match_legal_actions(self)
+
+    def is_legal(self, action: Action) -> bool:
+        """Whether `action` is legal now: :func:`match_is_legal`."""
+        return match_is_legal(self, action)
+
+    def apply(self, action: Action) -> Match:
+        """The match after `action`: :func:`match_apply`."""
+        return match_apply(self, action)
+
+    def observe(self, seat: int) -> MatchObservation:
+        """What `seat` may know: :func:`match_observe`."""
+        return match_observe(self, seat)
+
+    def result(self) -> MatchResult:
+        """How the finished match came out: :func:`match_result`."""
+        return match_result(self)
 
 
 @attrs.frozen

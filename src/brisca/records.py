@@ -462,148 +462,74 @@ def load(fp: IO[str] | IO[bytes]) -> GameRecord:
 
 
 def deck_order(state: State) -> tuple[Card, ...]:
-    """The deck order that deals `state`, a freshly dealt hand: ``new_game(deck=...)`` order.
+    """The deck order that dealt `state`'s hand: what ``new_game(deck=...)`` takes.
 
     The deal one card at a time from the seat after the dealer, then the turned
     card where one is turned, then the stock in draw order.
 
     Raises:
-        StateError: `state` is not a freshly dealt hand.
+        StateError: `state` is not a State.
     """
     if not isinstance(state, State):
         raise StateError(f"expected a brisca.State, got {type(state).__name__}")
-    if state.tricks or state.trick:
-        raise StateError("the state is not freshly dealt: cards have been played")
-    layout = _layout(state.rules, state.dealer)
-    order: list[Card | None] = [None] * len(state.rules.cards)
-    for seat, positions in enumerate(layout.deal):
-        hand = state.ledger.dealt[seat]
-        if len(hand) != len(positions):
-            raise StateError(f"seat {seat} was dealt {len(hand)} cards, not {len(positions)}")
-        for position, card in zip(positions, hand, strict=True):
-            order[position] = card
-    if layout.turned is not None:
-        if state.trump_card is None:
-            raise StateError("the state is not freshly dealt: the turned card is gone")
-        order[layout.turned] = state.trump_card
-    if len(state.stock) != len(layout.stock):
-        raise StateError("the state is not freshly dealt: the stock has been drawn from")
-    for position, card in zip(layout.stock, state.stock, strict=True):
-        order[position] = card
-    deck = tuple(c for c in order if c is not None)
-    if len(deck) != len(order) or _hand_number(state, None, deck) is None:
-        raise StateError("the state is not a freshly dealt hand of its rules and dealer")
-    return deck
-
-
-def _hand_number(
-    state: State, seed: int | None, deck: tuple[Card, ...] | None, given: int | None = None
-) -> int | None:
-    """A hand number that deals `state` from `seed` or `deck` (`given`, if it does),
-    or ``None`` if none does.
-
-    A state does not keep its hand number, which only picks a rotated trump, so
-    the numbers 0 to 3 cover every case.
-    """
-    fresh = attrs.evolve(state, seed=seed)
-    for number in range(4) if given is None else (given,):
-        try:
-            dealt = new_game(
-                state.rules, seed=seed, deck=deck, dealer=state.dealer, hand_number=number
-            )
-        except BriscaError:
-            return None
-        if dealt == fresh:
-            return number
-    return None
-
-
-@attrs.frozen
-class _Layout:
-    """Where each deck position goes, for some rules and dealer."""
-
-    #: For each seat, the deck positions of its dealt cards, in the order received.
-    deal: tuple[tuple[int, ...], ...]
-    #: The position of the turned card, or ``None`` when none is turned.
-    turned: int | None
-    #: The positions of the stock, in draw order.
-    stock: tuple[int, ...]
-
-
-def _layout(rules: Rules, dealer: int) -> _Layout:
-    """Learn the deal layout from the engine itself: deal the pack in canonical order
-    and see where each card lands, so that this stays right whatever the deal."""
-    pack = rules.cards
-    where = {card: k for k, card in enumerate(pack)}
-    base = new_game(rules, deck=pack, dealer=dealer)
-    deal = tuple(tuple(where[c] for c in hand) for hand in base.ledger.dealt)
-    turned = None if base.trump_card is None else where[base.trump_card]
-    return _Layout(deal, turned, tuple(where[c] for c in base.stock))
+    return state.deal.deck
 
 
 def record_game(
-    initial: State,
-    actions: Iterable[Action | str],
+    state: State,
+    actions: Iterable[Action | str] | None = None,
     *,
     preset: str | None = None,
-    hand_number: int | None = None,
     players: Sequence[str] = (),
     date: str | None = None,
     event: str | None = None,
     **tags: str,
 ) -> GameRecord:
-    """Record a hand: its fresh deal `initial`, then `actions` (actions or their text).
+    """Record a hand: `state` with its whole history, or a fresh deal then `actions`.
 
-    The record keeps the state's seed, or when it has none the deck order
-    rebuilt from the deal. It keeps the actions in canonical notation and, once
-    they end the hand, its result.
+    A state carries its deal and every action since, so ``record_game(state)``
+    records the hand so far, finished or not. Given `actions` too, `state` is
+    the starting point and the record goes on with them. The record keeps the
+    seed, or when there is none the deck order, the hand number, the actions in
+    canonical notation and, once they end the hand, its result.
 
     Args:
-        initial: a freshly dealt state, as :func:`brisca.new_game` returns it.
-        actions: the actions taken from it, in order.
+        state: a state of the hand.
+        actions: actions (or their text) to play after `state`, in order.
         preset: write the rules as this preset plus overrides; by default the
             preset the rules equal, if any, else every option.
-        hand_number: the hand's number in its match, found from the deal when omitted.
         players: the players' names by seat; `date`, `event` and any other
             keyword (a tag) are free text.
 
     Raises:
-        StateError: `initial` is not a freshly dealt state.
+        StateError: `state` is not a State.
         NotationError: an action cannot be read.
         IllegalActionError: an action is illegal; the message gives its index.
     """
-    if not isinstance(initial, State):
-        raise StateError(f"expected a brisca.State, got {type(initial).__name__}")
-    rules = initial.rules
+    if not isinstance(state, State):
+        raise StateError(f"expected a brisca.State, got {type(state).__name__}")
+    rules = state.rules
     if preset is None:
         preset = next((name for name, value in PRESETS.items() if value == rules), None)
-    seed = initial.seed
-    deck = None if seed is not None else deck_order(initial)
-    if hand_number is not None and (not _is_int(hand_number) or hand_number < 0):
-        raise StateError(f"hand_number must be a non-negative int, got {hand_number!r}")
-    number = _hand_number(initial, seed, deck, hand_number)
-    if number is None:
-        raise StateError(
-            "initial is not a freshly dealt state of its rules, seed, dealer and hand number"
-        )
-    if isinstance(actions, (str, bytes)) or not isinstance(actions, Iterable):
-        raise NotationError(f"actions must be a sequence of actions, got {actions!r}")
-    texts: list[str] = []
-    state = initial
-    for index, item in enumerate(actions):
-        action = parse_action(item) if isinstance(item, str) else item
-        try:
-            state = apply(state, action)
-        except IllegalActionError as error:
-            raise IllegalActionError(f"action {index} ({action}): {error}") from None
-        texts.append(str(action))
+    texts = [str(a) for a in state.history]
+    if actions is not None:
+        if isinstance(actions, (str, bytes)) or not isinstance(actions, Iterable):
+            raise NotationError(f"actions must be a sequence of actions, got {actions!r}")
+        for item in actions:
+            action = parse_action(item) if isinstance(item, str) else item
+            try:
+                state = apply(state, action)
+            except IllegalActionError as error:
+                raise IllegalActionError(f"action {len(texts)} ({action}): {error}") from None
+            texts.append(str(action))
+    deal = state.deal
     return GameRecord(
         rules,
-        initial.dealer,
+        state.dealer,
         texts,
-        seed=seed,
-        deck=deck,
-        hand_number=number,
+        seed=deal.seed,
+        deck=None if deal.seed is not None else deal.deck,
+        hand_number=deal.hand_number,
         preset=preset,
         result=RecordedResult.of(state) if state.is_over else None,
         players=players,

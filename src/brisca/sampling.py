@@ -31,7 +31,7 @@ exactly uniform over the consistent histories: the unseen cards are dealt
 uniformly to the places they may be, and then each seat's arrival order is
 searched at random. Samples are drawn with the library's
 :class:`~brisca.rng.Generator`, so a seed gives the same samples everywhere.
-The sample's ``seed`` is ``None`` and its ``ledger.dealt`` is one consistent
+The sample's ``seed`` is ``None`` and its ``deal`` is one consistent
 deal: both are hidden.
 
 >>> import brisca
@@ -58,11 +58,10 @@ import attrs
 
 from brisca.actions import Action, CallCard, ClaimBlackHand, NameTrump, Play, Signal, Sing, Swap
 from brisca.cards import Card, Suit
-from brisca.engine import apply, is_legal, new_game, observe
+from brisca.engine import apply, deal_layout, is_legal, new_game, observe
 from brisca.errors import BriscaError, StateError
-from brisca.records import _layout
 from brisca.rng import Generator
-from brisca.rules import BlackHandClaim, PlayObligation, Rules, TrumpSelection
+from brisca.rules import BlackHandClaim, PlayObligation, Rules
 from brisca.state import Observation, State
 from brisca.variants.signals import VOCABULARIES, Truth
 
@@ -234,10 +233,10 @@ class _Model:
         n = rules.num_players
         if len(obs.hand_sizes) != n or not 0 <= obs.seat < n or not 0 <= obs.dealer < n:
             raise StateError("the observation's seats do not fit its rules")
-        self.hand_number = _hand_number(obs)
-        layout = _layout(rules, obs.dealer)
+        self.hand_number = obs.hand_number
+        layout = deal_layout(rules, obs.dealer)
         self.size = len(rules.cards)
-        active = [s for s in range(n) if layout.deal[s]]
+        active = [s for s in range(n) if layout.hands[s]]
         talon = [*layout.stock, *([] if layout.turned is None else [layout.turned])]
         per_round = len(active)
         rounds = len(talon) // per_round if per_round else 0
@@ -286,7 +285,7 @@ class _Model:
         self.exclusions = self._exclusions(drawn_rounds)
         self.forced = self._forced()
         self.seats = tuple(
-            self._seat(s, layout.deal[s], draws[s], known[s], pinta_slot, drawn_rounds)
+            self._seat(s, layout.hands[s], draws[s], known[s], pinta_slot, drawn_rounds)
             for s in active
         )
         hidden = sum(s.unseen for s in self.seats) + obs.stock_size
@@ -724,18 +723,6 @@ def _signal_ranks(rules: Rules, name: str, trump: Suit) -> tuple[frozenset[int],
     needed = frozenset.intersection(*true_sets)
     forbidden = frozenset(ranks) - frozenset.union(*true_sets)
     return needed, forbidden
-
-
-def _hand_number(obs: Observation) -> int:
-    """A hand number that gives the observed trump where the hand number picks it."""
-    rules = obs.rules
-    if rules.trump_selection is TrumpSelection.SUIT_ROTATION and obs.trump is not None:
-        for number in range(4):
-            if new_game(rules, deck=rules.cards, dealer=obs.dealer, hand_number=number).trump is (
-                obs.trump
-            ):
-                return number
-    return 0
 
 
 def _interleavings(blocks: list[list[Action]]) -> Iterator[tuple[Action, ...]]:

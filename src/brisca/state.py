@@ -29,6 +29,8 @@ __all__ = [
     "BidRecord",
     "Cante",
     "Contract",
+    "Deal",
+    "DealLayout",
     "HandResult",
     "Ledger",
     "Observation",
@@ -41,6 +43,8 @@ __all__ = [
 
 Seat = int
 Played = tuple[Seat, Card]
+#: The actions since the deal, newest last, as nested pairs: see `State.trail`.
+Trail = tuple[Any, ...]
 
 
 class _StateSlots:
@@ -56,12 +60,13 @@ class _StateSlots:
 
     __slots__ = (
         "__weakref__",
+        "deal",
         "hands",
         "ledger",
-        "seed",
         "stock",
         "table",
         "to_act",
+        "trail",
         "trick",
         "tricks",
         "trump",
@@ -71,7 +76,7 @@ class _StateSlots:
     def __init__(
         self,
         table: Table,
-        seed: int | None,
+        deal: Deal,
         trump: Suit | None,
         trump_card: Card | None,
         hands: tuple[tuple[Card, ...], ...],
@@ -80,9 +85,10 @@ class _StateSlots:
         tricks: tuple[Trick, ...],
         to_act: Seat | None,
         ledger: Ledger,
+        trail: Trail,
     ) -> None:
         self.table = table
-        self.seed = seed
+        self.deal = deal
         self.trump = trump
         self.trump_card = trump_card
         self.hands = hands
@@ -91,6 +97,7 @@ class _StateSlots:
         self.tricks = tricks
         self.to_act = to_act
         self.ledger = ledger
+        self.trail = trail
         self.__class__ = State
 
 
@@ -105,6 +112,37 @@ class _TrickSlots:
         self.winner = winner
         self.points = points
         self.__class__ = Trick
+
+
+class _DealSlots:
+    """The slots of :class:`Deal`, with a plain constructor: see `_StateSlots`."""
+
+    __slots__ = ("__weakref__", "deck", "hand_number", "hands", "seed")
+
+    def __init__(
+        self,
+        deck: tuple[Card, ...],
+        seed: int | None,
+        hand_number: int,
+        hands: tuple[tuple[Card, ...], ...],
+    ) -> None:
+        self.deck = deck
+        self.seed = seed
+        self.hand_number = hand_number
+        self.hands = hands
+        self.__class__ = Deal
+
+
+@attrs.frozen
+class DealLayout:
+    """Where each position of a `deck` order goes, for some rules and dealer."""
+
+    #: For each seat, the deck positions of its dealt cards, in the order received.
+    hands: tuple[tuple[int, ...], ...]
+    #: The position of the turned card, or ``None`` when none is turned.
+    turned: int | None
+    #: The positions of the stock, in draw order.
+    stock: tuple[int, ...]
 
 
 @attrs.frozen
@@ -142,10 +180,20 @@ class Table:
     has_extras: bool = attrs.field(eq=False, repr=False)
     #: Whether a black hand ends the hand as soon as it forms (SPEC §2.5 ``automatic``).
     black_hand_wins_alone: bool = attrs.field(eq=False, repr=False)
+    #: Where the cards of a `deck` order go.
+    layout: DealLayout = attrs.field(eq=False, repr=False)
+    #: What the variants the rules switch on ask of the engine, worked out once by the
+    #: engine (see `brisca.engine`), so that a turn reads it here.
+    plan: Any = attrs.field(eq=False, repr=False)
 
     @classmethod
     def create(
-        cls, rules: Rules, dealer: Seat, declarer: Seat | None = None, partner: Seat | None = None
+        cls,
+        rules: Rules,
+        dealer: Seat,
+        declarer: Seat | None = None,
+        partner: Seat | None = None,
+        plan: Any = None,
     ) -> Table:
         """The table for `rules` with `dealer` dealing (`dealer` must be a valid seat).
 
@@ -189,6 +237,12 @@ class Table:
         elif rules.first_leader is FirstLeader.DECLARER and declarer is not None:
             leader = declarer
         pack = rules.cards
+        dealt = rules.hand_size * len(active)
+        hands: list[tuple[int, ...]] = [()] * n
+        for k, seat in enumerate(active):  # one card at a time round the table
+            hands[seat] = tuple(range(k, dealt, len(active)))
+        turned = dealt if rules.turns_card else None
+        stock = tuple(range(dealt + rules.turns_card, len(pack)))
         return cls(
             rules,
             dealer,
@@ -209,15 +263,21 @@ class Table:
             or rules.has_auction,
             rules.black_hand is not BlackHand.OFF
             and rules.black_hand_claim is BlackHandClaim.AUTOMATIC,
+            DealLayout(tuple(hands), turned, stock),
+            plan,
         )
 
 
 @functools.lru_cache(maxsize=1024)
 def table_for(
-    rules: Rules, dealer: Seat, declarer: Seat | None = None, partner: Seat | None = None
+    rules: Rules,
+    dealer: Seat,
+    declarer: Seat | None = None,
+    partner: Seat | None = None,
+    plan: Any = None,
 ) -> Table:
     """The (cached) table of a hand of `rules` dealt by `dealer`; see :meth:`Table.create`."""
-    return Table.create(rules, dealer, declarer, partner)
+    return Table.create(rules, dealer, declarer, partner, plan)
 
 
 @attrs.frozen
@@ -295,11 +355,23 @@ class Cante:
 
 
 @attrs.frozen
+class Deal(_DealSlots):
+    """How a hand was dealt; shared by every state of the hand."""
+
+    #: The order the cards left the pack: what ``new_game(deck=...)`` takes.
+    deck: tuple[Card, ...]
+    #: The seed the deck was shuffled from, or ``None`` when it was given.
+    seed: int | None
+    #: Which hand of a match this is, from 0; it picks a rotated trump.
+    hand_number: int
+    #: Each seat's hand as dealt (empty for a seat sitting out).
+    hands: tuple[tuple[Card, ...], ...] = attrs.field(eq=False, repr=False)
+
+
+@attrs.frozen
 class Ledger:
     """What a hand records besides its cards and tricks; plain plays never change it."""
 
-    #: Each seat's hand as dealt.
-    dealt: tuple[tuple[Card, ...], ...]
     #: The swaps made, in order.
     swaps: tuple[SwapRecord, ...] = ()
     #: The signals made, in order.
@@ -326,8 +398,8 @@ class State(_StateSlots):
 
     #: The rules, dealer and sides, shared by every state of the hand.
     table: Table
-    #: The seed the hand was shuffled from, or ``None`` when it was dealt from an explicit deck.
-    seed: int | None
+    #: How the hand was dealt: the deck order, the seed and the hand number.
+    deal: Deal
     #: The trump suit (the real one, even while a covered card hides it).
     trump: Suit | None
     #: The turned trump card while it lies under the stock, else ``None``.
@@ -342,8 +414,32 @@ class State(_StateSlots):
     tricks: tuple[Trick, ...]
     #: The seat to act, or ``None`` once the hand is over.
     to_act: Seat | None
-    #: Swaps, signals, claims and the dealt hands.
+    #: Swaps, signals, claims, the auction and cantes.
     ledger: Ledger
+    #: The actions taken since the deal as nested pairs, ``(earlier trail, last action)``,
+    #: or ``()`` at the deal: a step adds one pair instead of copying a tuple. Read
+    #: `history` for the flat tuple.
+    trail: Trail = attrs.field(repr=False)
+
+    @property
+    def history(self) -> tuple[Action, ...]:
+        """Every action taken since the deal, in order: with `deal`, the state's whole story."""
+        found: list[Action] = []
+        trail = self.trail
+        while trail:
+            trail, action = trail
+            found.append(action)
+        return tuple(reversed(found))
+
+    @property
+    def seed(self) -> int | None:
+        """The seed the hand was shuffled from, or ``None`` when it was dealt from a deck."""
+        return self.deal.seed
+
+    @property
+    def hand_number(self) -> int:
+        """Which hand of a match this is, from 0."""
+        return self.deal.hand_number
 
     @property
     def rules(self) -> Rules:
@@ -378,19 +474,27 @@ class State(_StateSlots):
 if TYPE_CHECKING:  # they take the same arguments as the classes' own __init__
     build_state = State
     build_trick = Trick
+    build_deal = Deal
 else:
     build_state = _StateSlots
     build_trick = _TrickSlots
+    build_deal = _DealSlots
 
 
-@attrs.frozen
+@attrs.frozen(kw_only=True)
 class Observation:
-    """What one seat may know of a hand. Equal exactly when that knowledge is equal."""
+    """What one seat may know of a hand. Equal exactly when that knowledge is equal.
+
+    The engine builds it by keyword: the core fields, then what each variant the
+    rules switch on adds (swaps, signals, voids, the auction, cantes, a black hand).
+    """
 
     #: The observing seat.
     seat: Seat
     rules: Rules
     dealer: Seat
+    #: Which hand of a match this is, from 0.
+    hand_number: int = 0
     #: The sides as this seat knows them: in chiamata, every seat alone until the seat
     #: knows the secret partner (it holds the called card, or the card has been played).
     sides: tuple[tuple[Seat, ...], ...]
@@ -410,23 +514,23 @@ class Observation:
     tricks: tuple[Trick, ...]
     to_act: Seat | None
     #: The swaps made, all in view.
-    swaps: tuple[SwapRecord, ...]
+    swaps: tuple[SwapRecord, ...] = ()
     #: The signals this seat has seen: all of them, or its partners' only if team-private.
-    signals: tuple[SignalRecord, ...]
+    signals: tuple[SignalRecord, ...] = ()
     #: The hands this seat's partners were dealt, by seat, if partners show them.
-    partner_hands: tuple[tuple[Seat, tuple[Card, ...]], ...]
+    partner_hands: tuple[tuple[Seat, tuple[Card, ...]], ...] = ()
     #: Once the turned card has been drawn: who drew it, and which card it was.
-    pinta_drawn: tuple[Seat, Card] | None
+    pinta_drawn: tuple[Seat, Card] | None = None
     #: The seat whose black hand ended the hand, else ``None``.
-    black_hand: Seat | None
+    black_hand: Seat | None = None
     #: For each seat, the suits it is known to hold none of, from arrastre play.
-    voids: tuple[frozenset[Suit], ...]
+    voids: tuple[frozenset[Suit], ...] = ()
     #: The auction's calls, all public.
-    bids: tuple[BidRecord, ...]
+    bids: tuple[BidRecord, ...] = ()
     #: The contract; in chiamata its partner stays ``None`` while the seat cannot know it.
-    contract: Contract | None
+    contract: Contract | None = None
     #: The cantes sung, all public.
-    cantes: tuple[Cante, ...]
+    cantes: tuple[Cante, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         """This observation as readable JSON-ready data (see `brisca.encoding`)."""

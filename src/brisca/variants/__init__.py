@@ -1,7 +1,26 @@
 """The optional rules of SPEC §2, one module each, all driven by `Rules` options.
 
-Each module gives the engine the same three things for its actions: why an
-action is refused (``refusal``), which actions are on offer (``offered``) and
-what an action does (``apply``). The engine's one rule check calls them, so
-``legal_actions``, ``is_legal`` and ``apply`` agree for every variant.
+Each module implements the one protocol, :class:`~brisca.variants.variant.Variant`,
+and :data:`VARIANTS` lists them. The engine iterates this registry for
+legality, offers, transitions, observations and events; the encoding builds
+its action space from it. So ``legal_actions``, ``is_legal`` and ``apply``
+agree for every variant, and a new rule is one module and one line here.
 """
+
+from __future__ import annotations
+
+from brisca.variants import arrastre, auction, black_hand, cantes, signals, swaps
+from brisca.variants.variant import Log, Variant
+
+__all__ = ["VARIANTS", "Log", "Variant"]
+
+#: Every optional rule, in the order their actions are offered: the black-hand
+#: claim, swaps, cantes, signals; the auction comes alone, before the trump.
+VARIANTS: tuple[Variant, ...] = (
+    arrastre.VARIANT,
+    black_hand.VARIANT,
+    swaps.VARIANT,
+    cantes.VARIANT,
+    signals.VARIANT,
+    auction.VARIANT,
+)

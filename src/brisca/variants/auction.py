@@ -15,15 +15,21 @@ hand is void and is dealt again by the match's next dealer [P].
 
 from __future__ import annotations
 
+from typing import Any
+
 import attrs
 
 from brisca.actions import Action, Bid, BidRank, CallCard, NameTrump, Pass
-from brisca.cards import Card, Suit
-from brisca.rules import ChiamataTwoRule, TrumpSelection
-from brisca.state import BidRecord, Contract, State, table_for
+from brisca.cards import RANKS, Card, DeckKind, Suit, deck_cards
+from brisca.events import Announced, AuctionWon, PartnerRevealed
+from brisca.rules import ChiamataTwoRule, Rules, TrumpSelection
+from brisca.state import BidRecord, Contract, Seat, State, table_for
+from brisca.variants.variant import Log, Variant
 
 __all__ = [
+    "MAX_BID",
     "MAX_CARD_POINTS",
+    "VARIANT",
     "apply",
     "bid_rank",
     "in_auction",
@@ -35,6 +41,8 @@ __all__ = [
 #: Card points in a hand; with cantes a subastada bid may reach 220 (40 and three 20s).
 MAX_CARD_POINTS = 120
 _CANTE_POINTS = 40 + 3 * 20
+#: The highest bid any rules allow: every card point and every cante.
+MAX_BID = MAX_CARD_POINTS + _CANTE_POINTS
 
 
 def in_auction(state: State) -> bool:
@@ -59,7 +67,7 @@ def _max_bid(state: State) -> int:
     return MAX_CARD_POINTS + (_CANTE_POINTS if rules.cantes else 0)
 
 
-def refusal(state: State, seat: int, action: Action) -> str | None:
+def refusal(state: State, seat: Seat, action: Action) -> str | None:
     """Why `seat` may not make this auction call now, or ``None`` if it may."""
     rules = state.table.rules
     if not rules.has_auction:
@@ -129,9 +137,11 @@ def _naming_refusal(state: State, seat: int, action: Action) -> str | None:
     return None
 
 
-def offered(state: State, seat: int) -> tuple[Action, ...]:
+def offered(state: State, seat: Seat) -> tuple[Action, ...]:
     """The auction calls `seat` may make now, lowest bid first, then pass."""
     rules, contract = state.table.rules, state.ledger.contract
+    if state.trump is not None:
+        return ()
     if contract is not None:
         if rules.trump_selection is TrumpSelection.AUCTION:
             candidates: list[Action] = [NameTrump(s) for s in Suit]
@@ -150,9 +160,11 @@ def offered(state: State, seat: int) -> tuple[Action, ...]:
     return (*(a for a in candidates if refusal(state, seat, a) is None), Pass())
 
 
-def apply(state: State, seat: int, action: Action) -> State:
+def apply(state: State, seat: Seat, action: Action, log: Log) -> State:
     """The state after `seat` makes an auction call or chooses the trump."""
     rules, ledger = state.table.rules, state.ledger
+    if log is not None:
+        log.append(Announced(seat, str(action)))
     if isinstance(action, (NameTrump, CallCard)):
         return _choose_trump(state, action)
     bids = (*ledger.bids, BidRecord(seat, action))
@@ -169,6 +181,8 @@ def apply(state: State, seat: int, action: Action) -> State:
         return attrs.evolve(state, to_act=None, ledger=ledger)
     if high is not None and (closes or left == [high.seat]):
         contract = Contract(high.seat, high.bid)
+        if log is not None:
+            log.append(AuctionWon(contract.declarer, str(contract.bid)))
         return attrs.evolve(state, to_act=high.seat, ledger=attrs.evolve(ledger, contract=contract))
     after = (*state.table.rotation[seat][1:], seat)
     return attrs.evolve(state, to_act=next(s for s in after if s not in passed), ledger=ledger)
@@ -184,7 +198,8 @@ def _choose_trump(state: State, action: NameTrump | CallCard) -> State:
         contract = attrs.evolve(
             contract, trump=action.card.suit, called=action.card, partner=holder
         )
-    table = table_for(state.table.rules, state.table.dealer, contract.declarer, contract.partner)
+    old = state.table
+    table = table_for(old.rules, old.dealer, contract.declarer, contract.partner, old.plan)
     return attrs.evolve(
         state,
         table=table,
@@ -206,3 +221,67 @@ def partner_known(state: State, seat: int) -> bool:
     return any(c is called for _, c in state.trick) or any(
         c is called for t in state.tricks for _, c in t.cards
     )
+
+
+def _partner_revealed(state: State, seat: Seat, card: Card, log: Log) -> None:
+    """Chiamata: the called card's play shows everybody who the partner is."""
+    contract = state.ledger.contract
+    if log is None or contract is None or contract.partner is None:
+        return
+    if card is contract.called:
+        log.append(PartnerRevealed(contract.partner))
+
+
+def _observe(state: State, seat: Seat) -> dict[str, Any]:
+    """The public auction; in chiamata, every seat alone until `seat` knows the partner."""
+    contract = state.ledger.contract
+    seen: dict[str, Any] = {"bids": state.ledger.bids, "contract": contract}
+    if not partner_known(state, seat):
+        seen["sides"] = tuple((s,) for s in sorted(state.table.active))
+        seen["contract"] = None if contract is None else attrs.evolve(contract, partner=None)
+    return seen
+
+
+def _possible(action: Action, rules: Rules) -> bool:
+    selection = rules.trump_selection
+    auction = selection is TrumpSelection.AUCTION
+    called = selection is TrumpSelection.CALLED_CARD
+    if isinstance(action, Pass):
+        return rules.has_auction
+    if isinstance(action, Bid):
+        if auction:
+            return (
+                action.points >= rules.bid_minimum
+                and (action.points - rules.bid_minimum) % rules.bid_step == 0
+            )
+        return (
+            called
+            and rules.chiamata_two_rule is ChiamataTwoRule.POINTS_AFTER_TWO
+            and rules.chiamata_point_minimum <= action.points <= MAX_CARD_POINTS
+        )
+    if isinstance(action, BidRank):
+        return called and any(c.rank == action.rank for c in rules.cards)
+    if isinstance(action, NameTrump):
+        return auction
+    return isinstance(action, CallCard) and called and action.card in rules.cards
+
+
+VARIANT = Variant(
+    "auction",
+    lambda rules: rules.has_auction,
+    actions=(Bid, BidRank, Pass, NameTrump, CallCard),
+    universe=(
+        Pass(),
+        *(Bid(p) for p in range(1, MAX_BID + 1)),
+        *(BidRank(r) for r in RANKS),
+        *(NameTrump(s) for s in Suit),
+        *(CallCard(c) for c in deck_cards(DeckKind.SPANISH48)),
+    ),
+    possible=_possible,
+    offered=offered,
+    refusal=refusal,
+    apply=apply,
+    before_trump=True,
+    on_play=_partner_revealed,
+    observe=_observe,
+)

@@ -9,15 +9,21 @@ play; an ``automatic`` one ends the hand the moment it forms.
 
 from __future__ import annotations
 
-from brisca.cards import Card
-from brisca.rules import BlackHand, BlackHandClaim
-from brisca.state import State
+import attrs
 
-__all__ = ["holder", "refusal"]
+from brisca.actions import Action, ClaimBlackHand
+from brisca.cards import Card
+from brisca.events import BlackHandClaimed
+from brisca.rules import BlackHand, BlackHandClaim, Rules
+from brisca.state import Seat, State
+from brisca.variants.variant import Log, Variant
+
+__all__ = ["VARIANT", "holder", "refusal"]
 
 # Enum members as module constants: Python 3.11 looks `Enum.MEMBER` up through
 # EnumType.__getattr__, about ten times the cost of a global, and these checks run every turn.
-_OFF, _ANY_TIME, _AUTOMATIC = BlackHand.OFF, BlackHand.ANY_TIME, BlackHandClaim.AUTOMATIC
+_OFF, _ANY_TIME = BlackHand.OFF, BlackHand.ANY_TIME
+_AUTOMATIC, _DECLARE = BlackHandClaim.AUTOMATIC, BlackHandClaim.DECLARE
 
 
 def _black(hand: tuple[Card, ...], state: State) -> bool:
@@ -32,14 +38,12 @@ def holder(state: State, dealt_only: bool = False) -> int | None:
     if mode is _OFF or state.trump is None:
         return None
     for seat, hand in enumerate(state.hands):
-        if _black(hand, state) and (
-            mode is _ANY_TIME or set(hand) == set(state.ledger.dealt[seat])
-        ):
+        if _black(hand, state) and (mode is _ANY_TIME or set(hand) == set(state.deal.hands[seat])):
             return seat
     return None
 
 
-def refusal(state: State, seat: int) -> str | None:
+def refusal(state: State, seat: Seat, action: Action | None = None) -> str | None:
     """Why `seat` may not claim a black hand now, or ``None`` if it may."""
     rules = state.table.rules
     if rules.black_hand is _OFF:
@@ -51,3 +55,45 @@ def refusal(state: State, seat: int) -> str | None:
             return "only a dealt black hand counts (black_hand='deal_only')"
         return f"seat {seat} does not hold the 1, 3 and 12 of trumps"
     return None
+
+
+def _offered(state: State, seat: Seat) -> tuple[Action, ...]:
+    return (_CLAIM,) if refusal(state, seat) is None else ()
+
+
+def _won(state: State, seat: Seat, automatic: bool, log: Log) -> State:
+    if log is not None:
+        log.append(BlackHandClaimed(seat, automatic))
+    return attrs.evolve(state, to_act=None, ledger=attrs.evolve(state.ledger, black_hand=seat))
+
+
+def _claim(state: State, seat: Seat, action: Action, log: Log) -> State:
+    return _won(state, seat, False, log)
+
+
+def _formed(state: State, log: Log) -> State:
+    """End the hand if a black hand that wins by itself has just formed."""
+    if state.table.rules.black_hand_claim is not _AUTOMATIC:
+        return state
+    seat = holder(state)
+    return state if seat is None else _won(state, seat, True, log)
+
+
+def _possible(action: Action, rules: Rules) -> bool:
+    return rules.black_hand is not _OFF and rules.black_hand_claim is _DECLARE
+
+
+_CLAIM = ClaimBlackHand()
+
+VARIANT = Variant(
+    "black_hand",
+    lambda rules: rules.black_hand is not _OFF,
+    actions=(ClaimBlackHand,),
+    universe=(_CLAIM,),
+    possible=_possible,
+    offered=_offered,
+    refusal=refusal,
+    apply=_claim,
+    after_cards_move=_formed,
+    observe=lambda state, seat: {"black_hand": state.ledger.black_hand},
+)

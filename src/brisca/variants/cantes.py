@@ -9,10 +9,14 @@ from __future__ import annotations
 
 import attrs
 
+from brisca.actions import Action, Sing
 from brisca.cards import Card, Suit
-from brisca.state import Cante, Ledger, State
+from brisca.events import Announced
+from brisca.rules import Rules
+from brisca.state import Cante, Seat, State
+from brisca.variants.variant import Log, Variant
 
-__all__ = ["apply", "offered", "refusal"]
+__all__ = ["VARIANT", "apply", "offered", "refusal"]
 
 
 def _holds_pair(state: State, seat: int, suit: Suit) -> bool:
@@ -20,8 +24,10 @@ def _holds_pair(state: State, seat: int, suit: Suit) -> bool:
     return Card(12, suit) in hand and Card(11, suit) in hand
 
 
-def refusal(state: State, seat: int, suit: Suit) -> str | None:
-    """Why `seat` may not sing `suit` now, or ``None`` if it may."""
+def refusal(state: State, seat: Seat, action: Action) -> str | None:
+    """Why `seat` may not make the cante (`Sing`) now, or ``None`` if it may."""
+    assert isinstance(action, Sing)
+    suit = action.suit
     if not state.table.rules.cantes:
         return "cantes are off in these rules (cantes=False)"
     trump = state.trump
@@ -45,14 +51,37 @@ def refusal(state: State, seat: int, suit: Suit) -> str | None:
     return None
 
 
-def offered(state: State, seat: int) -> tuple[Suit, ...]:
-    """The suits `seat` may sing now."""
-    if not state.table.rules.cantes:
-        return ()
-    return tuple(s for s in Suit if refusal(state, seat, s) is None)
+def offered(state: State, seat: Seat) -> tuple[Action, ...]:
+    """The cantes `seat` may sing now."""
+    return tuple(a for a in _SINGS if refusal(state, seat, a) is None)
 
 
-def apply(state: State, seat: int, suit: Suit) -> Ledger:
-    """The ledger after `seat` sings `suit`."""
+def apply(state: State, seat: Seat, action: Action, log: Log) -> State:
+    """The state after `seat` sings the `Sing`'s suit."""
+    assert isinstance(action, Sing)
+    suit = action.suit
     cante = Cante(seat, suit, 40 if suit is state.trump else 20, len(state.tricks))
-    return attrs.evolve(state.ledger, cantes=(*state.ledger.cantes, cante))
+    if log is not None:
+        log.append(Announced(seat, str(action)))
+    return attrs.evolve(
+        state, ledger=attrs.evolve(state.ledger, cantes=(*state.ledger.cantes, cante))
+    )
+
+
+def _possible(action: Action, rules: Rules) -> bool:
+    return rules.cantes
+
+
+_SINGS = tuple(Sing(s) for s in Suit)
+
+VARIANT = Variant(
+    "cantes",
+    lambda rules: rules.cantes,
+    actions=(Sing,),
+    universe=_SINGS,
+    possible=_possible,
+    offered=offered,
+    refusal=refusal,
+    apply=apply,
+    observe=lambda state, seat: {"cantes": state.ledger.cantes},
+)

@@ -19,16 +19,19 @@ from collections.abc import Callable
 
 import attrs
 
-from brisca.rules import Signals, SignalTiming, SignalVocabulary
-from brisca.state import Ledger, SignalRecord, State
+from brisca.actions import SIGNAL_NAMES, Action, Signal
+from brisca.events import Signalled
+from brisca.rules import Rules, Signals, SignalTiming, SignalVocabulary
+from brisca.state import Seat, SignalRecord, State
+from brisca.variants.variant import Log, Variant
 
-__all__ = ["VOCABULARIES", "apply", "offered", "refusal"]
+__all__ = ["VARIANT", "VOCABULARIES", "apply", "offered", "refusal"]
 
 Truth = Callable[[frozenset[int]], bool]
 
 # Enum members as module constants: Python 3.11 looks `Enum.MEMBER` up through
 # EnumType.__getattr__, about ten times the cost of a global, and these checks run every turn.
-_OFF, _PRE_HAND = Signals.NONE, SignalTiming.PRE_HAND
+_OFF, _PRE_HAND, _TEAM_PRIVATE = Signals.NONE, SignalTiming.PRE_HAND, Signals.TEAM_PRIVATE
 _AFTER_FIRST_TRICK = SignalTiming.AFTER_FIRST_TRICK
 
 
@@ -49,8 +52,10 @@ VOCABULARIES: dict[SignalVocabulary, dict[str, Truth]] = {
 }
 
 
-def refusal(state: State, seat: int, name: str) -> str | None:
-    """Why `seat` may not make signal `name` now, or ``None`` if it may."""
+def refusal(state: State, seat: Seat, action: Action) -> str | None:
+    """Why `seat` may not make the `Signal` now, or ``None`` if it may."""
+    assert isinstance(action, Signal)
+    name = action.name
     why = _window_refusal(state, seat)
     if why:
         return why
@@ -84,17 +89,54 @@ def _trump_ranks(state: State, seat: int) -> frozenset[int]:
     return frozenset(c.rank for c in state.hands[seat] if c.suit is state.trump)
 
 
-def offered(state: State, seat: int) -> tuple[str, ...]:
+def offered(state: State, seat: Seat) -> tuple[Action, ...]:
     """The signals `seat` may make now, in vocabulary order: the true ones, in the window."""
     if _window_refusal(state, seat):
         return ()
     ranks = _trump_ranks(state, seat)
     vocabulary = VOCABULARIES[state.table.rules.signal_vocabulary]
-    return tuple(name for name, truth in vocabulary.items() if truth(ranks))
+    return tuple(Signal(name) for name, truth in vocabulary.items() if truth(ranks))
 
 
-def apply(state: State, seat: int, name: str) -> Ledger:
-    """The ledger after `seat` signals `name`."""
-    ledger = state.ledger
-    record = SignalRecord(seat, name, len(state.tricks))
-    return attrs.evolve(ledger, signals=(*ledger.signals, record))
+def apply(state: State, seat: Seat, action: Action, log: Log) -> State:
+    """The state after `seat` makes the `Signal`."""
+    assert isinstance(action, Signal)
+    record = SignalRecord(seat, action.name, len(state.tricks))
+    if log is not None:
+        table = state.table
+        private = table.rules.signals is _TEAM_PRIVATE
+        log.append(
+            Signalled(seat, action.name, table.sides[table.side_of[seat]] if private else None)
+        )
+    return attrs.evolve(
+        state, ledger=attrs.evolve(state.ledger, signals=(*state.ledger.signals, record))
+    )
+
+
+def seen(state: State, seat: Seat) -> tuple[SignalRecord, ...]:
+    """The signals `seat` has seen: all of them, or its side's only when they are team-private."""
+    signals = state.ledger.signals
+    if state.table.rules.signals is not _TEAM_PRIVATE:
+        return signals
+    table = state.table
+    side = table.side_of[seat]
+    partners = table.sides[side] if side >= 0 else ()
+    return tuple(s for s in signals if s.seat in partners)
+
+
+def _possible(action: Action, rules: Rules) -> bool:
+    vocabulary = VOCABULARIES.get(rules.signal_vocabulary, {})
+    return isinstance(action, Signal) and rules.signals is not _OFF and action.name in vocabulary
+
+
+VARIANT = Variant(
+    "signals",
+    lambda rules: rules.signals is not _OFF,
+    actions=(Signal,),
+    universe=tuple(Signal(name) for name in SIGNAL_NAMES),
+    possible=_possible,
+    offered=offered,
+    refusal=refusal,
+    apply=apply,
+    observe=lambda state, seat: {"signals": seen(state, seat)},
+)

@@ -10,11 +10,14 @@ from __future__ import annotations
 
 import attrs
 
-from brisca.cards import Card
-from brisca.rules import SwapDeadline, SwapRequirement, SwapTiming
-from brisca.state import Ledger, State, SwapRecord
+from brisca.actions import Action, Swap
+from brisca.cards import Card, DeckKind, deck_cards
+from brisca.events import Swapped
+from brisca.rules import Rules, SwapDeadline, SwapRequirement, SwapTiming
+from brisca.state import Seat, State, SwapRecord
+from brisca.variants.variant import Log, Variant
 
-__all__ = ["HIGH", "apply", "offered", "refusal"]
+__all__ = ["HIGH", "VARIANT", "apply", "offered", "refusal"]
 
 # Enum members as module constants: Python 3.11 looks `Enum.MEMBER` up through
 # EnumType.__getattr__, about ten times the cost of a global, and these checks run every turn.
@@ -32,8 +35,10 @@ _STOCK_NONEMPTY, _BEFORE_PENULTIMATE_TRICK = (
 HIGH = (1, 3, 12, 11, 10)
 
 
-def refusal(state: State, seat: int, card: Card) -> str | None:
-    """Why `seat` may not give `card` for the turned card now, or ``None`` if it may."""
+def refusal(state: State, seat: Seat, action: Action) -> str | None:
+    """Why `seat` may not make the `Swap` now, or ``None`` if it may."""
+    assert isinstance(action, Swap)
+    card = action.card
     why = _general_refusal(state, seat)
     if why:
         return why
@@ -118,26 +123,47 @@ def _exchange(state: State, card: Card, pinta: Card, before_first_lead: bool) ->
     return "only the 7 or the 2 of trumps can be swapped for the turned card"
 
 
-def offered(state: State, seat: int) -> tuple[Card, ...]:
-    """The cards `seat` may swap now, in hand order."""
+def offered(state: State, seat: Seat) -> tuple[Action, ...]:
+    """The swaps `seat` may make now, in hand order."""
     if _general_refusal(state, seat):
         return ()
     pinta, trump = state.trump_card, state.trump
     assert pinta is not None
     first = not state.tricks and not state.trick
     return tuple(
-        c
+        Swap(c)
         for c in state.hands[seat]
         if c.suit is trump and _exchange(state, c, pinta, first) is None
     )
 
 
-def apply(state: State, seat: int, card: Card) -> tuple[tuple[tuple[Card, ...], ...], Card, Ledger]:
-    """The hands, turned card and ledger after `seat` gives `card` for the turned card."""
-    pinta = state.trump_card
+def apply(state: State, seat: Seat, action: Action, log: Log) -> State:
+    """The state after `seat` gives the `Swap`'s card for the turned card."""
+    assert isinstance(action, Swap)
+    card, pinta = action.card, state.trump_card
     assert pinta is not None
     hands = list(state.hands)
     hands[seat] = (*(c for c in hands[seat] if c is not card), pinta)
-    ledger = state.ledger
     record = SwapRecord(seat, card, pinta, len(state.tricks))
-    return tuple(hands), card, attrs.evolve(ledger, swaps=(*ledger.swaps, record))
+    ledger = attrs.evolve(state.ledger, swaps=(*state.ledger.swaps, record))
+    if log is not None:
+        log.append(Swapped(seat, card, pinta))
+    return attrs.evolve(state, hands=tuple(hands), trump_card=card, ledger=ledger)
+
+
+def _possible(action: Action, rules: Rules) -> bool:
+    return isinstance(action, Swap) and rules.swap_enabled and action.card in rules.cards
+
+
+VARIANT = Variant(
+    "swaps",
+    lambda rules: rules.swap_enabled,
+    actions=(Swap,),
+    universe=tuple(Swap(c) for c in deck_cards(DeckKind.SPANISH48) if c.rank in (2, 7)),
+    possible=_possible,
+    offered=offered,
+    refusal=refusal,
+    apply=apply,
+    moves_cards=True,
+    observe=lambda state, seat: {"swaps": state.ledger.swaps},
+)
