@@ -1215,11 +1215,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     STYLE = Style.for_stream(sys.stdout)
     try:
         return COMMANDS[args.command](args)
-    except Usage as error:
-        print(f"brisca: {error}", file=sys.stderr)
-        return 2
-    except BriscaError as error:
-        print(f"brisca: {error}", file=sys.stderr)
+    except (Usage, BriscaError) as error:  # messages may quote what the user gave
+        print(f"brisca: {clean(str(error))}", file=sys.stderr)
         return 2
     except BrokenPipeError:  # output piped into a command that stopped reading
         sys.stdout = open(os.devnull, "w")  # noqa: SIM115 (nothing more is printed)
