@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+import enum
 import json
+import os
+import re
 import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
+import attrs
 import pytest
 
 import brisca
-from brisca.cli import option_docs, wilson_interval
+from brisca.cli import Style, clean, option_docs, unused_options, wilson_interval
 
 
 def run(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
@@ -21,6 +25,7 @@ def run(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
         input=stdin,
         capture_output=True,
         text=True,
+        encoding="utf-8",
         timeout=120,
         check=False,
     )
@@ -36,13 +41,79 @@ def test_rules_lists_every_preset() -> None:
 
 
 def test_rules_shows_every_option_of_a_preset_with_value_and_source() -> None:
-    """`brisca rules PRESET` shows each option, its value, a mark if changed, and its source."""
+    """`brisca rules PRESET` shows each option that matters, its value, a mark if changed,
+    and its source; it names the others at the end."""
     done = run("rules", "arrastre-2p")
     assert done.returncode == 0, done.stderr
+    shown, _, hidden = done.stdout.partition("Not shown, as they make no difference here:")
     for field in brisca.Rules.__attrs_attrs__:
-        assert f"  {field.name} = " in done.stdout
+        assert f"  {field.name} = " in shown or re.search(rf"\b{field.name}\b", hidden)
     assert "  play_obligation = 'arrastre_after_stock'  *" in done.stdout
+    assert "  arrastre_must_beat = True" in shown
     assert "Whether and when followers must follow, beat and trump (S004; NC)." in done.stdout
+
+
+def test_rules_leaves_out_options_that_make_no_difference() -> None:
+    """All five seats play chiamata-5p: sit_out is not shown as if it applied."""
+    done = run("rules", "chiamata-5p")
+    assert done.returncode == 0, done.stderr
+    shown, _, hidden = done.stdout.partition("Not shown, as they make no difference here:")
+    assert "sit_out" not in shown
+    assert "sit_out (every seat plays)" in hidden
+    assert "  chiamata_two_rule = " in shown and "  swap_timing = " not in shown
+    five = run("rules", "spanish-5p")  # the dealer sits out: there it matters
+    assert "  sit_out = 'dealer_sits_out'" in five.stdout
+
+
+def _first_moves(rules: brisca.Rules, seed: int) -> list[str]:
+    """The legal actions at every step of a seeded hand, then of a match (at most 300
+    steps), each with the result: a fingerprint of how the rules play."""
+    state = brisca.new_game(rules, seed=seed)
+    seen = []
+    while not state.is_over:
+        legal = brisca.legal_actions(state)
+        seen.append(" ".join(map(str, legal)))
+        state = brisca.apply(state, legal[len(seen) % len(legal)])
+    outcome = brisca.result(state)
+    seen.append(str((outcome.points, outcome.winner, outcome.seat_scores)))
+    match = brisca.new_match(rules, seed=seed)
+    for step in range(300):
+        if match.is_over:
+            seen.append(repr(brisca.result(match)))
+            break
+        legal = brisca.legal_actions(match)
+        seen.append(" ".join(map(str, legal)))
+        match = brisca.apply(match, legal[step % len(legal)])
+    return seen
+
+
+def _other_values(value: object) -> list[object]:
+    if isinstance(value, bool):
+        return [not value]
+    if isinstance(value, enum.Enum):
+        return [member for member in type(value) if member is not value]
+    if isinstance(value, int):
+        return [value + 5, max(1, value - 5)]
+    return []
+
+
+@pytest.mark.parametrize("name", sorted(brisca.PRESETS))
+def test_options_left_out_of_the_rules_display_change_nothing(name: str) -> None:
+    """Whatever value an option `brisca rules` leaves out takes, the hand plays the same."""
+    rules = brisca.preset(name)
+    unused = unused_options(rules)
+    assert unused  # every preset has options that do not apply to it
+    baseline = _first_moves(rules, 5)
+    tried = 0
+    for option in unused:
+        for value in _other_values(getattr(rules, option)):
+            try:
+                changed = attrs.evolve(rules, **{option: value})
+            except brisca.RulesError:
+                continue  # a combination Rules refuses
+            tried += 1
+            assert _first_moves(changed, 5) == baseline, (option, value)
+    assert tried
 
 
 def test_rules_refuses_an_unknown_preset() -> None:
@@ -172,19 +243,6 @@ def test_simulate_refuses_an_unknown_bot() -> None:
     assert "unknown bot(s) genius" in done.stderr
 
 
-def test_without_the_cli_extra_the_command_says_how_to_install_it() -> None:
-    """With tqdm missing, the command names the extra to install."""
-    code = (
-        "import sys; sys.modules['tqdm'] = None\n"
-        "from brisca.cli import main; sys.exit(main(['rules']))"
-    )
-    done = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=False
-    )
-    assert done.returncode == 2
-    assert "pip install 'brisca[cli]'" in done.stderr
-
-
 def test_wilson_interval() -> None:
     """The Wilson score interval at 95%: known values, and never outside [0, 1]."""
     low, high = wilson_interval(50, 100)
@@ -268,3 +326,295 @@ def test_replay_and_validate_refuse_a_missing_file(tmp_path: Path) -> None:
         done = run(command, str(tmp_path / "nothing.json"))
         assert done.returncode == 2
         assert "cannot read" in done.stderr
+
+
+# What a new user meets: bad files, bad paths, odd input, other documents.
+
+
+@pytest.mark.parametrize("command", ["validate", "replay"])
+@pytest.mark.parametrize(
+    "content",
+    [bytes(range(256)) * 3, b"\xff\xfe{\x00}\x00", b'{"format": "brisca-record"\xc3('],
+    ids=["binary", "utf-16", "bad-utf-8"],
+)
+def test_a_file_that_is_not_utf8_text_is_refused_without_a_traceback(
+    command: str, content: bytes, tmp_path: Path
+) -> None:
+    """Binary or UTF-16 files: a clear message and exit 1, as for any invalid record."""
+    path = tmp_path / "odd.json"
+    path.write_bytes(content)
+    done = run(command, str(path))
+    assert done.returncode == 1
+    assert "Traceback" not in done.stderr
+    message = done.stdout + done.stderr
+    assert "not a record: the file is" in message and "records are UTF-8 JSON" in message
+
+
+def test_simulate_refuses_an_out_file_it_cannot_write(tmp_path: Path) -> None:
+    """A missing directory or a directory as --out: a usage error before any game."""
+    for target, reason in [
+        (tmp_path / "missing" / "games.jsonl", "No such file or directory"),
+        (tmp_path, "Is a directory"),
+    ]:
+        done = run("simulate", "-n", "2", "--seed", "1", "--out", str(target))
+        assert done.returncode == 2, done.stderr
+        assert "Traceback" not in done.stderr
+        assert f"cannot write {target}: {reason}" in done.stderr
+
+
+def test_play_treats_non_ascii_digits_as_input_it_does_not_understand() -> None:
+    """'²', '²O', 'bid ²' and a full-width one are refused and asked again, not a crash."""
+    moves = "²\n²O\nbid ²\n\uff11\n" + "1\n" * 30
+    done = run("play", "--seed", "3", stdin=moves)
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr
+    for text in ("²", "²O", "bid ²", "\uff11"):
+        assert f"{text}\nnot understood: " in done.stdout
+    assert "\nresult: " in done.stdout
+
+
+def test_clean_escapes_control_characters() -> None:
+    """Escape sequences, bidi overrides and newlines come out as their escapes."""
+    assert clean("3C") == "3C"
+    assert clean("a\x1b[2Jb") == "a\\x1b[2Jb"
+    assert clean("x\u202ey\nz\x07") == "x\\u202ey\\nz\\x07"
+    assert clean("as de oros ²") == "as de oros ²"
+
+
+def _one_record(records_file: Path) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(records_file.read_text(encoding="utf-8").splitlines()[0])
+    return data
+
+
+def test_validate_escapes_text_from_the_file(records_file: Path, tmp_path: Path) -> None:
+    """An action holding terminal escape sequences is shown escaped, never raw."""
+    data = _one_record(records_file)
+    data["actions"][3] = "\x1b]0;owned\x07\x1b[2J3O"
+    bad = tmp_path / "escape\x1b[1m.json"
+    bad.write_text(json.dumps(data), encoding="utf-8")
+    for command in ("validate", "replay"):
+        done = run(command, str(bad))
+        assert done.returncode == 1
+        output = done.stdout + done.stderr
+        assert "\x1b" not in output and "\x07" not in output
+        assert "\\x1b]0;owned\\x07\\x1b[2J3O" in output
+        assert "escape\\x1b[1m.json" in output
+
+
+def test_replay_refuses_a_record_whose_result_is_not_the_games(
+    records_file: Path, tmp_path: Path
+) -> None:
+    """A wrong winner, wrong points or a truncated hand: replay says so and exits 1."""
+    data = _one_record(records_file)
+    wrong_winner = json.loads(json.dumps(data))
+    wrong_winner["result"]["winner"] = 1 - data["result"]["winner"]
+    wrong_points = json.loads(json.dumps(data))
+    wrong_points["result"]["points"] = list(reversed(data["result"]["points"]))
+    truncated = json.loads(json.dumps(data))
+    truncated["actions"] = data["actions"][:-3]
+    for case, expected in [
+        (wrong_winner, "is not the game's"),
+        (wrong_points, "is not the game's"),
+        (truncated, "the hand is not over after"),
+    ]:
+        path = tmp_path / "case.json"
+        path.write_text(json.dumps(case), encoding="utf-8")
+        done = run("replay", str(path))
+        assert done.returncode == 1, case
+        assert expected in done.stderr
+        assert run("validate", str(path)).returncode == 1
+
+
+def test_replay_says_when_an_unfinished_record_stops(records_file: Path, tmp_path: Path) -> None:
+    """A record of a hand in progress (no result) replays and says where it stops."""
+    data = _one_record(records_file)
+    data["actions"] = data["actions"][:5]
+    data["result"] = None
+    path = tmp_path / "unfinished.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    done = run("replay", str(path))
+    assert done.returncode == 0, done.stderr
+    assert "unfinished: the record stops after 5 actions, mid-hand" in done.stdout
+
+
+def test_validate_recognises_a_saved_state_and_a_saved_match(tmp_path: Path) -> None:
+    """`brisca.dumps` files are named for what they are, with what reads them, and checked."""
+    state = brisca.new_game(brisca.preset("spanish-2p"), seed=1)
+    state = brisca.apply(state, brisca.legal_actions(state)[0])
+    match = brisca.new_match(brisca.preset("spanish-2p"), seed=1)
+    (tmp_path / "state.json").write_text(brisca.dumps(state), encoding="utf-8")
+    (tmp_path / "match.json").write_text(brisca.dumps(match), encoding="utf-8")
+    done = run("validate", str(tmp_path / "state.json"))
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "a saved game state (written by brisca.dumps(state))" in done.stdout
+    assert "not a game record; brisca.loads reads it" in done.stdout
+    assert "valid: brisca.loads reads it" in done.stdout
+    done = run("validate", str(tmp_path / "match.json"))
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "a saved match (written by brisca.dumps(match))" in done.stdout
+    assert "brisca.loads_match" in done.stdout
+    replayed = run("replay", str(tmp_path / "state.json"))
+    assert replayed.returncode == 1
+    assert "a saved game state" in replayed.stderr and "not a game record" in replayed.stderr
+    data = json.loads(brisca.dumps(state))
+    data["hands"][0] = data["hands"][1]  # the same cards in two hands
+    (tmp_path / "forged.json").write_text(json.dumps(data), encoding="utf-8")
+    forged = run("validate", str(tmp_path / "forged.json"))
+    assert forged.returncode == 1
+    assert "invalid: " in forged.stdout
+
+
+def test_play_out_saves_the_hand_as_a_game_record(tmp_path: Path) -> None:
+    """`brisca play --out FILE` writes a record that validates and replays to the same result."""
+    from brisca import records
+
+    path = tmp_path / "hand.json"
+    done = run(
+        "play", "--preset", "arrastre-2p", "--seed", "8", "--out", str(path), stdin="1\n" * 30
+    )
+    assert done.returncode == 0, done.stderr
+    assert f"saved the hand to {path}" in done.stdout
+    record = records.loads(path.read_text(encoding="utf-8"))
+    assert records.validate(record) is None
+    assert record.seed == 8 and record.result is not None
+    assert record.players == ("you", "heuristic")
+    final = list(records.replay(record))[-1]
+    assert final.is_over
+    assert f"points: you {record.result.points[0]}, seat 1 {record.result.points[1]}" in done.stdout
+    quit_early = run("play", "--seed", "8", "--out", str(path), stdin="1\nquit\n")
+    assert quit_early.returncode == 1
+    assert "saved the hand so far" in quit_early.stderr
+    partial = records.loads(path.read_text(encoding="utf-8"))
+    assert partial.result is None and len(partial.actions) == 2
+    bad = run("play", "--out", str(tmp_path / "no" / "such.json"), stdin="quit\n")
+    assert bad.returncode == 2 and "cannot write" in bad.stderr
+
+
+def test_help_at_the_prompt_explains_the_choices() -> None:
+    """`help` says what each kind of answer does, then shows the table again."""
+    done = run("play", "--preset", "casino-2p", "--seed", "2", stdin="help\n" + "1\n" * 30)
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert "Answer with:" in out
+    assert "a menu number, such as 1;" in out
+    assert "rank then suit (O oros, C copas, E espadas, B bastos)" in out
+    assert "'quit' leaves the game" in out
+    assert out.count("your hand: ") == 1 + out.count("you played ")  # the table, shown again
+
+
+def test_the_subastada_bid_menu_is_short_and_any_bid_can_be_typed() -> None:
+    """A few bids and pass are numbered; any other bid is typed, as `bid 95`."""
+    done = run("play", "--preset", "subastada-4p", "--seed", "3", stdin="bid 95\n" + "1\n" * 40)
+    assert done.returncode == 0, done.stderr
+    first = done.stdout.split("your move")[0]
+    entries = re.findall(r"^\s+\d+\) ", first, re.MULTILINE)
+    assert 3 <= len(entries) <= 8
+    assert re.search(r"^\s+\d+\) pass$", first, re.MULTILINE)
+    assert "1) bid 60" in first
+    assert "or type any bid from 60 to " in first and "in steps of 5" in first
+    assert "you: bid 95" in done.stdout
+
+
+def test_an_unknown_command_lists_the_commands() -> None:
+    """A misspelt subcommand exits 2, naming every command and the likely one."""
+    done = run("plya")
+    assert done.returncode == 2
+    assert "unknown command 'plya'" in done.stderr
+    assert "play, simulate, replay, validate, rules, show" in done.stderr
+    assert "did you mean 'play'?" in done.stderr
+
+
+def test_commands_other_than_the_progress_bar_need_no_extra(
+    records_file: Path, tmp_path: Path
+) -> None:
+    """Without tqdm, rules, show, validate and replay work; simulate runs without its bar."""
+    script = (
+        "import sys; sys.modules['tqdm'] = None\n"
+        "from brisca.cli import main; sys.exit(main(sys.argv[1:]))"
+    )
+
+    def bare(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-c", script, *args],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
+
+    for args in (
+        ["rules"],
+        ["rules", "spanish-4p"],
+        ["show", "--seed", "3"],
+        ["validate", str(records_file)],
+        ["replay", str(records_file)],
+    ):
+        done = bare(*args)
+        assert done.returncode == 0, (args, done.stderr)
+        assert "brisca[cli]" not in done.stderr
+    done = bare("simulate", "-n", "5", "--seed", "1", "--out", str(tmp_path / "g.jsonl"))
+    assert done.returncode == 0, done.stderr
+    assert "no progress bar without the cli extra (pip install 'brisca[cli]')" in done.stderr
+    assert "5 games" in done.stdout
+
+
+class _Stream:
+    def __init__(self, tty: bool, encoding: str = "utf-8") -> None:
+        self.tty, self.encoding = tty, encoding
+
+    def isatty(self) -> bool:
+        return self.tty
+
+
+def test_cards_are_coloured_with_suit_symbols_only_on_a_terminal() -> None:
+    """Colour and symbols on a terminal; plain for pipes, NO_COLOR, TERM=dumb."""
+    card = brisca.Card.parse("3C")
+    fancy = Style.for_stream(_Stream(True), {"TERM": "xterm"})  # type: ignore[arg-type]
+    assert fancy.card(card) == "\x1b[31m3C\u2665\x1b[0m"
+    for stream, env in [
+        (_Stream(False), {"TERM": "xterm"}),
+        (_Stream(True), {"TERM": "xterm", "NO_COLOR": "1"}),
+        (_Stream(True), {"TERM": "dumb"}),
+    ]:
+        assert Style.for_stream(stream, env).card(card) == "3C"  # type: ignore[arg-type]
+    ascii_only = Style.for_stream(_Stream(True, "ascii"), {"TERM": "xterm"})  # type: ignore[arg-type]
+    assert ascii_only.card(card) == "\x1b[31m3C\x1b[0m"
+
+
+@pytest.mark.skipif(not hasattr(os, "openpty"), reason="needs a pseudo-terminal")
+def test_show_on_a_terminal_colours_the_suits_unless_no_color_is_set() -> None:
+    """On a real (pseudo-)terminal, cards come in colour; NO_COLOR and pipes turn it off."""
+    import pty
+
+    outputs = []
+    for extra in ({}, {"NO_COLOR": "1"}):
+        env = {k: v for k, v in os.environ.items() if k != "NO_COLOR"}
+        env.update(TERM="xterm", PYTHONIOENCODING="utf-8", **extra)
+        leader, follower = pty.openpty()
+        try:
+            subprocess.run(
+                [sys.executable, "-m", "brisca", "show", "--seed", "7"],
+                stdout=follower,
+                stderr=subprocess.PIPE,
+                env=env,
+                timeout=60,
+                check=True,
+            )
+            os.close(follower)
+            chunks = []
+            while True:
+                try:
+                    chunk = os.read(leader, 65536)
+                except OSError:  # the terminal closed
+                    break
+                if not chunk:
+                    break
+                chunks.append(chunk)
+        finally:
+            os.close(leader)
+        outputs.append(b"".join(chunks).decode("utf-8"))
+    coloured, plain = outputs
+    assert "\x1b[31m" in coloured and "\u2665" in coloured
+    assert "\x1b" not in plain and "\u2665" not in plain
+    piped = run("show", "--seed", "7").stdout
+    assert "\x1b" not in piped

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import doctest
+import importlib
 import importlib.util
 import re
+import subprocess
+import sys
 from pathlib import Path
 from types import ModuleType
 
@@ -88,3 +91,88 @@ def test_readme_links_resolve() -> None:
     assert any(link.startswith("docs/") for link in links)
     for link in links:
         assert (ROOT / link).exists(), link
+
+
+def test_submodules_named_in_the_docs_are_attributes_after_import_brisca() -> None:
+    """`import brisca` then `brisca.bots` (and every submodule the docs name) works."""
+    package = ROOT / "src" / "brisca"
+    modules = {p.stem for p in package.glob("*.py") if not p.stem.startswith("_")}
+    modules |= {p.name for p in package.iterdir() if (p / "__init__.py").exists()}
+    texts = [page.read_text(encoding="utf-8") for page in [*PAGES, ROOT / "README.md"]]
+    named = {m for text in texts for m in re.findall(r"\bbrisca\.([a-z_]+)\b", text)} & modules
+    assert {"bots", "records", "events", "encoding", "sampling", "match", "rng"} <= named
+    code = (
+        "import sys, brisca\n"
+        "lazy = [m for m in ('bots', 'cli') if 'brisca.' + m in sys.modules]\n"
+        f"missing = [m for m in {sorted(named)!r} if not hasattr(brisca, m)]\n"
+        "print(lazy, missing, brisca.bots.HeuristicBot.__name__, 'bots' in dir(brisca))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    # nothing missing; bots and cli are loaded on first use, not by `import brisca`
+    assert done.stdout.split() == ["[]", "[]", "HeuristicBot", "True"]
+    name = "no_such_module"
+    with pytest.raises(AttributeError, match=f"no attribute '{name}'"):
+        getattr(importlib.import_module("brisca"), name)
+
+
+def test_the_auction_example_prose_gives_the_points_the_example_prints() -> None:
+    """docs/variants/auctions.md: the declaring side's points are those the game gives."""
+    import brisca
+
+    state = brisca.new_game(brisca.preset("subastada-4p"), seed=3)
+    for call in ["bid 60", "bid 65", "pass", "pass", "pass"]:
+        state = brisca.apply(state, brisca.parse_action(call))
+    state = brisca.apply(state, brisca.NameTrump("O"))
+    while not state.is_over:
+        state = brisca.apply(state, brisca.legal_actions(state)[0])
+    outcome = brisca.result(state)
+    contract = state.ledger.contract
+    assert contract is not None
+    side = next(k for k, s in enumerate(outcome.sides) if contract.declarer in s)
+    seats = " and ".join(map(str, outcome.sides[side]))
+    took = outcome.points[side]
+    text = " ".join((DOCS / "variants" / "auctions.md").read_text(encoding="utf-8").split())
+    assert f"The declaring side, seats {seats}, took {took} points" in text
+    assert f"short of its {contract.bid.points}" in text
+
+
+def test_the_rematada_example_prose_says_when_each_side_passed_the_target() -> None:
+    """docs/variants/matches.md: the hand in which each side passed 101, and the totals."""
+    import brisca
+
+    match = brisca.new_match(brisca.preset("chilean-rematada"), seed=3)
+    while not match.is_over:
+        match = brisca.apply(match, brisca.legal_actions(match)[0])
+    outcome = brisca.result(match)
+    totals, passed = [0, 0], [0, 0]
+    for number, hand in enumerate(outcome.hands, 1):
+        for k, points in enumerate(hand.result.points):
+            totals[k] += points
+            if totals[k] >= 101 and not passed[k]:
+                passed[k] = number
+    assert passed == [2, 2]  # the page's story: both in the same, second, hand
+    text = " ".join((DOCS / "variants" / "matches.md").read_text(encoding="utf-8").split())
+    first = outcome.hands[0].result.points
+    assert f"Neither side reached 101 in the first hand ({first[0]} and {first[1]})" in text
+    assert f"Both passed it in the second, with {totals[0]} and {totals[1]} in all" in text
+    assert f"the top standing, {max(totals)}, is the second side's" in text
+    assert outcome.winner == 1
+
+
+def test_the_server_how_to_shows_json_views_events_and_records() -> None:
+    """A server author finds, in tested examples, how to send views and events and save records."""
+    examples_text = examples(DOCS / "howto" / "server.md")
+    for needed in (".to_dict()", "events_for(", "step(", "records.record_game(", "records.dumps("):
+        assert needed in examples_text, needed
+
+
+def test_the_readme_runs_the_command_one_way() -> None:
+    """The README names the command as the setup installs it: `.venv/bin/brisca`."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    verbs = "play|simulate|replay|validate|rules|show|--help|--preset"
+    calls = re.findall(rf"(?<![\w/.\[-])((?:\.venv/bin/)?brisca) (?:{verbs})\b", readme)
+    assert len(calls) >= 3
+    assert set(calls) == {".venv/bin/brisca"}, calls

@@ -107,6 +107,22 @@ from brisca.state import (
 
 __version__ = "0.1.0"
 
+#: Submodules loaded on first use as attributes (``brisca.bots``), to keep ``import brisca`` lean.
+_LAZY_SUBMODULES = ("bots", "cli")
+
+
+def __getattr__(name: str) -> object:
+    if name in _LAZY_SUBMODULES:
+        import importlib
+
+        return importlib.import_module(f"brisca.{name}")
+    raise AttributeError(f"module 'brisca' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_LAZY_SUBMODULES})
+
+
 __all__ = [
     "PRESETS",
     "SWAP_BUNDLES",

@@ -1,8 +1,8 @@
 """The ``brisca`` command: play, simulate, replay, validate and look up the rules.
 
-It comes with the ``cli`` extra, ``pip install 'brisca[cli]'``, which adds the
-progress bar of ``brisca simulate`` (tqdm); the library itself needs only attrs.
-``python -m brisca`` runs the same command. Subcommands:
+It is installed with the library; the ``cli`` extra, ``pip install 'brisca[cli]'``,
+adds only the progress bar of ``brisca simulate`` (tqdm), and every command works
+without it. ``python -m brisca`` runs the same command. Subcommands:
 
 - ``brisca play``: a hand in the terminal against the bots;
 - ``brisca simulate``: many games between bots, with a summary;
@@ -13,14 +13,20 @@ progress bar of ``brisca simulate`` (tqdm); the library itself needs only attrs.
 
 Exit status: 0 on success, 1 when a game or record fails (an invalid record,
 input that ended mid-game), 2 on a usage error.
+
+On a terminal, suits show in colour with their symbols; not when the output is
+not a terminal, nor when ``NO_COLOR`` is set. Text read from files or typed in
+is shown with its control characters escaped, so that it cannot drive the terminal.
 """
 
 from __future__ import annotations
 
 import argparse
+import difflib
 import enum
 import importlib
 import inspect
+import itertools
 import json
 import math
 import os
@@ -33,16 +39,32 @@ from typing import IO, Any, TextIO
 import attrs
 
 import brisca
-from brisca.actions import Action, ClaimBlackHand, Play, Signal, Swap, parse_action
+from brisca.actions import (
+    Action,
+    Bid,
+    BidRank,
+    CallCard,
+    ClaimBlackHand,
+    NameTrump,
+    Pass,
+    Play,
+    Signal,
+    Sing,
+    Swap,
+    parse_action,
+)
 from brisca.bots import Bot, HeuristicBot, RandomBot, play_game
-from brisca.errors import BriscaError, IllegalActionError
+from brisca.errors import BriscaError, IllegalActionError, NotationError
 from brisca.rng import Generator
 from brisca.rules import Rules
 from brisca.state import Observation, State
 
 __all__ = [
     "BOTS",
+    "STYLE",
+    "Style",
     "changed_options",
+    "clean",
     "describe_deal",
     "describe_hand",
     "describe_result",
@@ -53,6 +75,7 @@ __all__ = [
     "option_docs",
     "option_text",
     "preset_name",
+    "unused_options",
     "wilson_interval",
 ]
 
@@ -64,6 +87,72 @@ BOTS: dict[str, Callable[[int], Bot]] = {
 
 INSTALL_HINT = "pip install 'brisca[cli]'"
 SUBCOMMANDS = ("play", "simulate", "replay", "validate", "rules", "show")
+
+
+def clean(text: str) -> str:
+    """`text` with every non-printing character escaped (``\\x1b``, ``\\u202e``, ``\\n``).
+
+    What the command echoes from a file or from its input goes through this, so
+    that escape sequences in a record cannot reach the terminal.
+
+    >>> clean("3C\\x1b[2J")
+    '3C\\\\x1b[2J'
+    """
+    if text.isprintable():
+        return text
+    return "".join(
+        ch if ch.isprintable() or ch == " " else ch.encode("unicode_escape").decode("ascii")
+        for ch in text
+    )
+
+
+#: Suit colours of the Spanish pack (ANSI codes) and the French symbols the notation reads.
+_SUIT_COLOURS = {"O": "33", "C": "31", "E": "34", "B": "32"}
+_SUIT_SYMBOLS = {"O": "\u2666", "C": "\u2665", "E": "\u2660", "B": "\u2663"}
+
+
+@attrs.frozen
+class Style:
+    """How cards are drawn: in colour, and with suit symbols, on a terminal that supports it."""
+
+    colour: bool = False
+    symbols: bool = False
+
+    @classmethod
+    def for_stream(cls, stream: IO[str], environ: Any = None) -> Style:
+        """The style for `stream`: plain unless it is a terminal and ``NO_COLOR`` is unset."""
+        env = os.environ if environ is None else environ
+        try:
+            tty = stream.isatty()
+        except (AttributeError, ValueError):  # a closed or odd stream
+            tty = False
+        if not tty or env.get("NO_COLOR") or env.get("TERM") == "dumb":
+            return cls()
+        try:
+            "".join(_SUIT_SYMBOLS.values()).encode(getattr(stream, "encoding", None) or "ascii")
+            symbols = True
+        except (LookupError, UnicodeEncodeError):
+            symbols = False
+        colour = os.name != "nt" or "WT_SESSION" in env or "ANSICON" in env
+        return cls(colour, symbols)
+
+    def card(self, card: brisca.Card) -> str:
+        """The card's code, coloured by suit and followed by its suit's symbol when enabled."""
+        text = card.code
+        suit = card.suit.value
+        if self.symbols:
+            text += _SUIT_SYMBOLS[suit]
+        if self.colour:
+            text = f"\x1b[{_SUIT_COLOURS[suit]}m{text}\x1b[0m"
+        return text
+
+
+#: The style in use: plain by default; `main` picks one for standard output.
+STYLE = Style()
+
+
+def _cards(cards: Sequence[brisca.Card]) -> str:
+    return " ".join(STYLE.card(c) for c in cards)
 
 
 class Usage(Exception):
@@ -129,24 +218,76 @@ def preset_name(rules: Rules) -> str | None:
     return next((name for name, value in brisca.PRESETS.items() if value == rules), None)
 
 
-def format_rules(rules: Rules, name: str | None = None) -> list[str]:
-    """Every option of `rules` with its value and documentation, one block per option.
+def unused_options(rules: Rules) -> dict[str, str]:
+    """The options that make no difference under `rules`, each with the reason.
 
-    Options that differ from ``Rules()`` are marked with ``*``.
+    ``sit_out`` when every seat plays, the swap options when swaps are off, and so
+    on: the engine never reads them, whatever their value.
+    """
+    unused: dict[str, str] = {}
+
+    def mark(names: Sequence[str], why: str) -> None:
+        for name in names:
+            unused.setdefault(name, why)
+
+    if rules.active_players == rules.num_players:
+        mark(["sit_out"], "every seat plays")
+    if not rules.turns_card:
+        mark(["trump_visibility"], "no card is turned")
+        if rules.deal_all:  # without a stock, the shuffle's order is the deal's
+            mark(["trump_card_position"], "no card is turned and deal_all=True")
+    swaps = [f.name for f in attrs.fields(Rules) if f.name.startswith("swap_")]
+    if not rules.swap_enabled:
+        mark([n for n in swaps if n != "swap_enabled"], "swap_enabled=False")
+    if rules.play_obligation is brisca.PlayObligation.FREE:
+        names = [f.name for f in attrs.fields(Rules) if f.name.startswith("arrastre_")]
+        mark(names, "play_obligation='free'")
+    if rules.black_hand is brisca.BlackHand.OFF:
+        mark(["black_hand_claim"], "black_hand='off'")
+    if rules.match_mode is brisca.MatchMode.SINGLE_HAND:
+        mark(["match_target"], "match_mode='single_hand'")
+    if rules.match_mode is not brisca.MatchMode.GAME_POINTS:
+        mark(["margin_points", "capote_definition"], "match_mode is not 'game_points'")
+    elif not rules.margin_points:
+        mark(["capote_definition"], "margin_points=False")
+    if rules.trump_selection is not brisca.TrumpSelection.AUCTION:
+        mark(["bid_minimum", "bid_step", "subasta_scoring"], "no subastada auction")
+    if rules.trump_selection is not brisca.TrumpSelection.CALLED_CARD:
+        names = [f.name for f in attrs.fields(Rules) if f.name.startswith("chiamata_")]
+        mark(names, "no chiamata auction")
+    if rules.signals is brisca.Signals.NONE:
+        mark(["signal_vocabulary", "signal_timing", "signal_honesty"], "signals='none'")
+    return unused
+
+
+def format_rules(rules: Rules, name: str | None = None) -> list[str]:
+    """The options of `rules` that matter, each with its value and documentation.
+
+    Options that differ from ``Rules()`` are marked with ``*``; those that make no
+    difference under these rules (:func:`unused_options`) are only named, at the end.
     """
     default = Rules()
     docs = option_docs()
+    unused = unused_options(rules)
     title = name or preset_name(rules) or "rules"
     lines = [
         f"{title}: {rules.num_players} players, {len(rules.cards)} cards, "
         f"{rules.tricks_per_hand} tricks a hand (* differs from Rules())"
     ]
     for field in attrs.fields(Rules):
+        if field.name in unused:
+            continue
         value = getattr(rules, field.name)
         mark = "  *" if value != getattr(default, field.name) else ""
         lines.append(f"  {field.name} = {option_text(value)}{mark}")
         if docs[field.name]:
             lines.append(f"      {docs[field.name].replace('``', '`')}")
+    if unused:
+        reasons: dict[str, list[str]] = {}
+        for option, why in unused.items():
+            reasons.setdefault(why, []).append(option)
+        lines.append("Not shown, as they make no difference here:")
+        lines += [f"  {', '.join(options)} ({why})" for why, options in reasons.items()]
     return lines
 
 
@@ -181,12 +322,14 @@ def _name(seat: int, you: int | None) -> str:
 
 
 def _card(card: brisca.Card) -> str:
-    return f"{card.code} ({card.spanish_name})"
+    return f"{STYLE.card(card)} ({card.spanish_name})"
 
 
 def _trick_line(number: int, trick: brisca.Trick, you: int | None) -> str:
-    cards = "  ".join(f"{seat}:{card}" for seat, card in trick.cards)
-    return f"trick {number:>2}: {cards:<30} {_name(trick.winner, you)} won {trick.points:>2}"
+    cards = "  ".join(f"{seat}:{STYLE.card(card)}" for seat, card in trick.cards)
+    shown = len("  ".join(f"{seat}:{card}" for seat, card in trick.cards))
+    pad = " " * max(0, 30 - shown - (len(trick.cards) if STYLE.symbols else 0))
+    return f"trick {number:>2}: {cards}{pad} {_name(trick.winner, you)} won {trick.points:>2}"
 
 
 def describe_deal(state: State, you: int | None = None) -> list[str]:
@@ -203,26 +346,23 @@ def describe_deal(state: State, you: int | None = None) -> list[str]:
     trump = state.trump.spanish_name if state.trump else "not chosen yet"
     if state.trump_card is not None:
         covered = state.rules.trump_visibility is brisca.TrumpVisibility.CUBIERTA
-        trump += f" (turned card {state.trump_card}{', covered' if covered else ''})"
+        trump += f" (turned card {STYLE.card(state.trump_card)}{', covered' if covered else ''})"
     lines = [f"dealer: seat {state.dealer}; sides: {sides}", f"trump: {trump}"]
-    lines += [
-        f"seat {seat} holds: {' '.join(map(str, hand))}"
-        for seat, hand in enumerate(state.hands)
-        if hand
-    ]
+    lines += [f"seat {seat} holds: {_cards(hand)}" for seat, hand in enumerate(state.hands) if hand]
     return lines
 
 
 def _trump_line(view: Observation) -> str:
     if view.trump_card is not None:
         suit = view.trump.spanish_name if view.trump else "?"
-        return f"trump: {suit} (turned card {view.trump_card})"
+        return f"trump: {suit} (turned card {STYLE.card(view.trump_card)})"
     if view.trump is None:
         covered = view.rules.trump_visibility is brisca.TrumpVisibility.CUBIERTA
         return "trump: covered (cubierta)" if covered else "trump: not chosen yet"
     drawn = ""
     if view.pinta_drawn is not None:
-        drawn = f" (turned card {view.pinta_drawn[1]}, drawn by seat {view.pinta_drawn[0]})"
+        seat, card = view.pinta_drawn
+        drawn = f" (turned card {STYLE.card(card)}, drawn by seat {seat})"
     return f"trump: {view.trump.spanish_name}{drawn}"
 
 
@@ -334,12 +474,35 @@ def _action_text(action: Action) -> str:
     if isinstance(action, Play):
         return _card(action.card)
     if isinstance(action, Swap):
-        return f"swap {action.card} for the turned card"
+        return f"swap {STYLE.card(action.card)} for the turned card"
     if isinstance(action, ClaimBlackHand):
         return "claim: show your black hand and win the round"
     if isinstance(action, Signal):
         return f"signal {action.name} to your partner"
     return str(action)
+
+
+#: The menu lists at most this many point bids; any other bid is typed, such as ``bid 75``.
+MENU_BIDS = 5
+
+
+def _menu(legal: Sequence[Action]) -> tuple[list[Action], str | None]:
+    """The numbered menu of `legal`, and a line on the bids left out of it, if any.
+
+    A subastada auction allows some thirty bids and chiamata's "2 + points" sixty:
+    the menu keeps the lowest few, pass and everything else, and the rest are typed.
+    """
+    bids = [a for a in legal if isinstance(a, Bid)]
+    if len(bids) <= MENU_BIDS + 1:
+        return list(legal), None
+    kept = bids[:MENU_BIDS]
+    menu = [a for a in legal if not isinstance(a, Bid) or a in kept]
+    points = [b.points for b in bids]
+    steps = {b - a for a, b in itertools.pairwise(points)}
+    step = f" in steps of {steps.pop()}" if len(steps) == 1 else ""
+    example = bids[(MENU_BIDS + len(bids)) // 2]
+    note = f"or type any bid from {points[0]} to {points[-1]}{step}, such as '{example}'"
+    return menu, note
 
 
 def _show_turn(view: Observation, legal: Sequence[Action], out: TextIO) -> None:
@@ -356,7 +519,7 @@ def _show_turn(view: Observation, legal: Sequence[Action], out: TextIO) -> None:
     ]
     lines += _auction_lines(view)
     for partner, dealt in view.partner_hands:
-        lines.append(f"seat {partner} was dealt: {' '.join(map(str, dealt))}")
+        lines.append(f"seat {partner} was dealt: {_cards(dealt)}")
     if view.signals:
         lines.append("signals: " + ", ".join(f"seat {s.seat} {s.signal}" for s in view.signals))
     if view.trick:
@@ -364,10 +527,53 @@ def _show_turn(view: Observation, legal: Sequence[Action], out: TextIO) -> None:
         lines.append(f"on the table: {table}")
     elif any(isinstance(a, Play) for a in legal):
         lines.append("you lead")
-    lines.append(f"your hand: {' '.join(map(str, view.hand))}")
-    width = len(str(len(legal)))
-    lines += [f"  {k:>{width}}) {_action_text(a)}" for k, a in enumerate(legal, 1)]
+    lines.append(f"your hand: {_cards(view.hand)}")
+    menu, note = _menu(legal)
+    width = len(str(len(menu)))
+    lines += [f"  {k:>{width}}) {_action_text(a)}" for k, a in enumerate(menu, 1)]
+    if note is not None:
+        lines.append(f"  {' ' * width}  {note}")
     print("\n".join(lines), file=out)
+
+
+def _help_lines(legal: Sequence[Action]) -> list[str]:
+    """What each kind of answer does, for the kinds of action `legal` offers now."""
+    lines = ["", "Answer with:", "  a menu number, such as 1;"]
+    kinds = {type(a): a for a in legal}
+    if Play in kinds:
+        lines.append(
+            f"  a card you hold: its code, rank then suit (O oros, C copas, E espadas, "
+            f"B bastos), such as {kinds[Play]}, or its name, such as 'cuatro de copas';"
+        )
+    if Swap in kinds:
+        lines.append(f"  '{kinds[Swap]}': give that card of trumps and take the turned card;")
+    if ClaimBlackHand in kinds:
+        lines.append("  'claim': show a black hand (the 1, 3 and 12 of trumps) and win the round;")
+    if Signal in kinds:
+        lines.append(f"  '{kinds[Signal]}': a seña to your partner (see `brisca rules`);")
+    bids = [a.points for a in legal if isinstance(a, Bid)]
+    if bids:
+        lines.append(f"  'bid N': bid N points, from {min(bids)} to {max(bids)}; higher bids win;")
+    if BidRank in kinds:
+        lines.append(
+            "  'bid rank R': bid a rank, each bid lower in trick order than the last, "
+            f"such as '{kinds[BidRank]}';"
+        )
+    if Pass in kinds:
+        lines.append("  'pass': leave the auction for good;")
+    if NameTrump in kinds:
+        lines.append("  'trump X': name the trump suit, X one of O, C, E, B;")
+    if CallCard in kinds:
+        lines.append(
+            f"  'call CARD', such as '{kinds[CallCard]}': its suit becomes trumps and "
+            "its holder your secret partner;"
+        )
+    if Sing in kinds:
+        lines.append(
+            f"  '{kinds[Sing]}': sing the Rey and Caballo of a suit, 40 in trumps, 20 otherwise;"
+        )
+    lines.append("  'help' shows this and the table again; 'quit' leaves the game.")
+    return lines
 
 
 def _auction_lines(view: Observation) -> list[str]:
@@ -401,7 +607,8 @@ def _read_choice(
     Raises:
         Abandoned: the input ended, or the player typed ``quit``.
     """
-    prompt = f"your move (1-{len(legal)}, an action such as {legal[-1]}, or help): "
+    menu, _ = _menu(legal)
+    prompt = f"your move (1-{len(menu)}, an action such as {legal[-1]}, or help): "
     while True:
         print(prompt, end="", file=out)
         out.flush()
@@ -410,27 +617,49 @@ def _read_choice(
             raise Abandoned("input ended before the hand did")
         text = line.strip()
         if not inp.isatty():
-            print(text, file=out)  # echo piped input, so that the transcript reads well
+            print(clean(text), file=out)  # echo piped input, so that the transcript reads well
         if not text:
             continue
-        if text.lower() in ("help", "?"):
+        if text.lower() in ("help", "?", "h"):
+            print("\n".join(_help_lines(legal)), file=out)
             _show_turn(brisca.observe(state, you), legal, out)
             continue
         if text.lower() in ("quit", "exit"):
             raise Abandoned("game abandoned")
         try:
-            if text.isdigit():
-                k = int(text)
-                if not 1 <= k <= len(legal):
-                    raise BriscaError(f"choose a number from 1 to {len(legal)}")
-                action = legal[k - 1]
-            else:
-                action = parse_action(text)
+            action = _choice(text, menu)
             return brisca.apply(state, action), action
         except IllegalActionError as error:
-            print(f"not allowed: {error}", file=out)
+            print(f"not allowed: {clean(str(error))}", file=out)
         except BriscaError as error:
-            print(f"not understood: {error}", file=out)
+            print(f"not understood: {clean(str(error))}", file=out)
+
+
+def _choice(text: str, menu: Sequence[Action]) -> Action:
+    """The action a typed answer names: a menu number (ASCII digits only) or notation.
+
+    Raises:
+        NotationError: the text is neither.
+    """
+    if text.isascii() and text.isdigit():
+        k = int(text)
+        if not 1 <= k <= len(menu):
+            raise NotationError(f"choose a number from 1 to {len(menu)}")
+        return menu[k - 1]
+    try:
+        return parse_action(text)
+    except BriscaError:
+        raise
+    except ValueError:  # such as int() on a non-ASCII digit: not notation either
+        raise NotationError(f"cannot read {text!r} as an action; type 'help'") from None
+
+
+def _open_out(path: str) -> TextIO:
+    """`path` opened for writing, or a usage error saying why it cannot be."""
+    try:
+        return open(path, "w", encoding="utf-8")
+    except OSError as error:
+        raise Usage(f"cannot write {clean(path)}: {error.strerror or error}") from None
 
 
 def _cmd_play(args: argparse.Namespace) -> int:
@@ -439,9 +668,21 @@ def _cmd_play(args: argparse.Namespace) -> int:
     if not 0 <= args.seat < n:
         raise Usage(f"--seat must be from 0 to {n - 1} in {args.preset}")
     seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(8), "big")
-    you = args.seat
     bots = [BOTS[args.opponents](_bot_seed(seed, seat)) for seat in range(n)]
-    state = brisca.new_game(rules, seed=seed)
+    save = _open_out(args.out) if args.out is not None else None
+    try:
+        return _play(args, rules, seed, bots, save)
+    finally:
+        if save is not None:
+            save.close()
+
+
+def _play(
+    args: argparse.Namespace, rules: Rules, seed: int, bots: list[Bot], save: TextIO | None
+) -> int:
+    you = args.seat
+    state = initial = brisca.new_game(rules, seed=seed)
+    actions: list[Action] = []
     out = sys.stdout
     view = brisca.observe(state, you)
     partners = [s for side in view.sides if you in side for s in side if s != you]
@@ -466,14 +707,37 @@ def _cmd_play(args: argparse.Namespace) -> int:
                 after, action = _read_choice(state, you, legal, sys.stdin, out)
             except Abandoned as error:
                 print(f"\nbrisca: {error} (deal it again with --seed {seed})", file=sys.stderr)
+                _save(save, args, initial, actions, finished=False)
                 return 1
         else:
             action = bots[seat](brisca.observe(state, seat), legal)
             after = brisca.apply(state, action)
         print("\n".join(narrate(state, after, you, plays=True, action=action)))
+        actions.append(action)
         state = after
     print("\n" + "\n".join(describe_result(state, you)))
+    _save(save, args, initial, actions, finished=True)
     return 0
+
+
+def _save(
+    save: TextIO | None,
+    args: argparse.Namespace,
+    initial: State,
+    actions: list[Action],
+    *,
+    finished: bool,
+) -> None:
+    """Write the hand so far to `save` as a game record (`brisca replay` reads it)."""
+    if save is None:
+        return
+    records = _records()
+    seats = range(initial.rules.num_players)
+    players = ["you" if seat == args.seat else args.opponents for seat in seats]
+    records.dump(records.record_game(initial, actions, players=players), save)
+    save.write("\n")
+    what = "the hand" if finished else "the hand so far"
+    print(f"saved {what} to {clean(args.out)}", file=sys.stdout if finished else sys.stderr)
 
 
 # ---------------------------------------------------------------------------
@@ -533,9 +797,25 @@ def _simulate_one(task: tuple[str, tuple[str, ...], int, int, bool]) -> _Game:
     return _Game(outcome.sides, outcome.points, outcome.winner, outcome.tied, record)
 
 
+class _NoBar:
+    """Stands in for the progress bar when tqdm, the cli extra, is not installed."""
+
+    def update(self, n: int) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
 def _progress(total: int, quiet: bool) -> Any:
-    tqdm = importlib.import_module("tqdm").tqdm  # the cli extra
-    return tqdm(total=total, unit="game", file=sys.stderr, disable=quiet, dynamic_ncols=True)
+    if quiet:
+        return _NoBar()
+    try:
+        tqdm = importlib.import_module("tqdm").tqdm  # the cli extra
+    except ImportError:
+        print(f"brisca: no progress bar without the cli extra ({INSTALL_HINT})", file=sys.stderr)
+        return _NoBar()
+    return tqdm(total=total, unit="game", file=sys.stderr, dynamic_ncols=True)
 
 
 def _cmd_simulate(args: argparse.Namespace) -> int:
@@ -554,7 +834,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     out = None
     if args.out is not None:
         _records()  # fail now, not after the games, if records are missing
-        out = open(args.out, "w", encoding="utf-8")  # noqa: SIM115 (closed below)
+        out = _open_out(args.out)  # closed below
     stream = Generator(seed)
     tasks = [
         (args.preset, seating, stream.below(2**64), k % n, out is not None) for k in range(args.n)
@@ -645,83 +925,187 @@ def _records() -> Any:
         ) from None
 
 
-def _read_records(path: str) -> list[tuple[str, Any]]:
-    """The records in a file: one JSON record, or one per line (JSON Lines).
+#: The documents other than game records that `validate` and `replay` recognise, by
+#: their ``"format"``: what each is, and what reads it.
+OTHER_DOCUMENTS = {
+    "brisca-state": (
+        "a saved game state (written by brisca.dumps(state))",
+        "brisca.loads reads it in Python, and `brisca validate` checks it",
+    ),
+    "brisca-match": (
+        "a saved match (written by brisca.dumps(match))",
+        "brisca.loads or brisca.loads_match reads it in Python, and `brisca validate` checks it",
+    ),
+}
 
-    Each comes as ``(label, record)``, or ``(label, error)`` when it cannot be read.
+
+@attrs.frozen
+class _Document:
+    """One JSON document of a file, as `validate` and `replay` see it."""
+
+    label: str
+    text: str
+    #: Its ``"format"`` when it names one, else ``None`` (a record or garbage).
+    format: str | None
+
+
+def _read_text(path: str) -> tuple[str | None, str]:
+    """The text of `path`, or ``(None, why)`` when it is not UTF-8 text.
+
+    Raises:
+        Usage: the file cannot be read at all (missing, a directory, no permission).
     """
-    records = _records()
     try:
-        with open(path, encoding="utf-8") as handle:
-            text = handle.read()
+        with open(path, "rb") as handle:
+            data = handle.read()
     except OSError as error:
-        raise Usage(f"cannot read {path}: {error.strerror or error}") from None
+        raise Usage(f"cannot read {clean(path)}: {error.strerror or error}") from None
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return None, "not a record: the file is UTF-16 text, and records are UTF-8 JSON"
     try:
-        return [(path, records.loads(text))]
-    except ValueError as error:
-        lines = [(k, line) for k, line in enumerate(text.splitlines(), 1) if line.strip()]
-        if len(lines) < 2:
-            return [(path, error)]
-    found: list[tuple[str, Any]] = []
-    for k, line in lines:
-        try:
-            found.append((f"{path}:{k}", records.loads(line)))
-        except ValueError as error:
-            found.append((f"{path}:{k}", error))
-    return found
+        return data.decode("utf-8-sig"), ""
+    except UnicodeDecodeError as error:
+        return None, (
+            f"not a record: the file is not UTF-8 text (byte 0x{data[error.start]:02x} "
+            f"at offset {error.start}); records are UTF-8 JSON"
+        )
+
+
+def _format_of(text: str) -> str | None:
+    """The ``"format"`` a JSON document names, or ``None``."""
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+    found = data.get("format") if isinstance(data, dict) else None
+    return found if isinstance(found, str) else None
+
+
+def _documents(path: str) -> list[_Document] | str:
+    """The documents of a file: one JSON document, or one a line (JSON Lines).
+
+    A string instead says why the file holds no documents at all.
+    """
+    text, why = _read_text(path)
+    if text is None:
+        return why
+    try:
+        json.loads(text)
+        whole = True
+    except (ValueError, RecursionError):
+        whole = False
+    lines = [(k, line) for k, line in enumerate(text.splitlines(), 1) if line.strip()]
+    if whole or len(lines) < 2:
+        return [_Document(path, text, _format_of(text))]
+    return [_Document(f"{path}:{k}", line, _format_of(line)) for k, line in lines]
+
+
+def _other_document(document: _Document) -> str | None:
+    """What a document that is not a game record is, and what reads it; ``None`` for records."""
+    records = _records()
+    if document.format is None or document.format == records.FORMAT:
+        return None
+    if document.format in OTHER_DOCUMENTS:
+        what, reader = OTHER_DOCUMENTS[document.format]
+        return f"{what}, format {document.format!r}, not a game record; {reader}"
+    return (
+        f"a JSON document of format {clean(repr(document.format))}, "
+        f"not a game record (format {records.FORMAT!r})"
+    )
 
 
 def _cmd_validate(args: argparse.Namespace) -> int:
     records = _records()
+    documents = _documents(args.file)
+    if isinstance(documents, str):
+        print(f"{clean(args.file)}: invalid: {documents}")
+        return 1
     bad = 0
-    items = _read_records(args.file)
-    for label, record in items:
-        if isinstance(record, Exception):
-            bad += 1
-            print(f"{label}: invalid: {record}")
+    for document in documents:
+        label = clean(document.label)
+        other = _other_document(document)
+        if other is not None:
+            print(f"{label}: {other}")
+            if document.format not in OTHER_DOCUMENTS:
+                bad += 1
+                continue
+            try:
+                brisca.loads(document.text)
+            except BriscaError as error:
+                bad += 1
+                print(f"{label}: invalid: {clean(str(error))}")
+            else:
+                print(f"{label}: valid: brisca.loads reads it")
             continue
-        problem = records.validate(record)
+        problem = records.validate(document.text)
         if problem is not None:
             bad += 1
-            where = "" if problem.index is None else f"action {problem.index} ({problem.action}): "
-            print(f"{label}: invalid: {where}{problem.reason}")
+            where = ""
+            if problem.index is not None:
+                where = f"action {problem.index} ({clean(str(problem.action))}): "
+            print(f"{label}: invalid: {where}{clean(problem.reason)}")
     if bad:
         return 1
-    print(f"{args.file}: valid ({len(items)} record{'s' if len(items) > 1 else ''})")
+    count = len(documents)
+    kind = "record" if all(d.format not in OTHER_DOCUMENTS for d in documents) else "document"
+    print(f"{clean(args.file)}: valid ({count} {kind}{'s' if count > 1 else ''})")
     return 0
 
 
 def _cmd_replay(args: argparse.Namespace) -> int:
     records = _records()
-    items = _read_records(args.file)
+    documents = _documents(args.file)
+    if isinstance(documents, str):
+        print(f"brisca: {clean(args.file)}: {documents}", file=sys.stderr)
+        return 1
     if args.game is not None:
-        if not 1 <= args.game <= len(items):
-            raise Usage(f"--game must be from 1 to {len(items)}")
-        items = [items[args.game - 1]]
+        if not 1 <= args.game <= len(documents):
+            raise Usage(f"--game must be from 1 to {len(documents)}")
+        documents = [documents[args.game - 1]]
     failed = 0
-    for k, (label, record) in enumerate(items):
+    for k, document in enumerate(documents):
+        label = clean(document.label)
         if k:
             print()
         print(label)
+        other = _other_document(document)
+        if other is not None:
+            failed += 1
+            print(f"brisca: {label}: {other}", file=sys.stderr)
+            continue
         try:
-            if isinstance(record, Exception):
-                raise record
-            previous: State | None = None
-            for state in records.replay(record):
-                if previous is None:
-                    name = preset_name(state.rules) or "custom rules"
-                    print(f"{name}, seed {state.seed}" if state.seed is not None else name)
-                    print("\n".join(describe_deal(state)))
-                else:
-                    for line in narrate(previous, state):
-                        print(line)
-                previous = state
-            if previous is not None and previous.is_over:
-                print("\n".join(describe_result(previous)))
+            _replay_one(records, records.loads(document.text))
         except BriscaError as error:
             failed += 1
-            print(f"brisca: {label}: {error}", file=sys.stderr)
+            print(f"brisca: {label}: {clean(str(error))}", file=sys.stderr)
     return 1 if failed else 0
+
+
+def _replay_one(records: Any, record: Any) -> None:
+    """Show one record trick by trick, then check its recorded result.
+
+    Raises:
+        BriscaError: an action is illegal, or the recorded result is not the game's.
+    """
+    previous: State | None = None
+    for state in records.replay(record):
+        if previous is None:
+            name = preset_name(state.rules) or "custom rules"
+            print(f"{name}, seed {state.seed}" if state.seed is not None else name)
+            print("\n".join(describe_deal(state)))
+        else:
+            for line in narrate(previous, state):
+                print(line)
+        previous = state
+    if previous is None:
+        return
+    if previous.is_over:
+        print("\n".join(describe_result(previous)))
+    problem = records.validate(record)  # the one check of a recorded result, as validate makes
+    if problem is not None:
+        raise BriscaError(problem.reason)
+    if not previous.is_over:
+        print(f"unfinished: the record stops after {len(record.actions)} actions, mid-hand")
 
 
 # ---------------------------------------------------------------------------
@@ -750,6 +1134,7 @@ def _parser() -> argparse.ArgumentParser:
     play.add_argument("--seat", type=int, default=0, help="your seat; seat 0 leads (default 0)")
     play.add_argument("--opponents", choices=sorted(BOTS), default="heuristic")
     play.add_argument("--seed", type=_seed, default=None, help="a non-negative seed")
+    play.add_argument("--out", default=None, help="save the hand to this file as a game record")
 
     sim = sub.add_parser("simulate", help="play many games between bots and summarise them")
     sim.add_argument("--preset", default="spanish-2p", help="a preset (see `brisca rules`)")
@@ -813,22 +1198,25 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the ``brisca`` command with `argv` (``sys.argv[1:]`` by default); the exit status."""
-    args = _parser().parse_args(_legacy(list(sys.argv[1:] if argv is None else argv)))
-    try:
-        importlib.import_module("tqdm")
-    except ImportError:
+    global STYLE
+    given = list(sys.argv[1:] if argv is None else argv)
+    parser = _parser()
+    if given and not given[0].startswith("-") and given[0] not in SUBCOMMANDS:
+        close = difflib.get_close_matches(given[0], SUBCOMMANDS, n=1)
+        hint = f"; did you mean '{close[0]}'?" if close else ""
+        parser.print_usage(sys.stderr)
         print(
-            f"brisca: the command line needs its extra; install it with: {INSTALL_HINT}",
+            f"brisca: unknown command '{clean(given[0])}'; the commands are: "
+            f"{', '.join(SUBCOMMANDS)}{hint} (`brisca COMMAND --help` for one)",
             file=sys.stderr,
         )
         return 2
+    args = parser.parse_args(_legacy(given))
+    STYLE = Style.for_stream(sys.stdout)
     try:
         return COMMANDS[args.command](args)
-    except Usage as error:
-        print(f"brisca: {error}", file=sys.stderr)
-        return 2
-    except BriscaError as error:
-        print(f"brisca: {error}", file=sys.stderr)
+    except (Usage, BriscaError) as error:  # messages may quote what the user gave
+        print(f"brisca: {clean(str(error))}", file=sys.stderr)
         return 2
     except BrokenPipeError:  # output piped into a command that stopped reading
         sys.stdout = open(os.devnull, "w")  # noqa: SIM115 (nothing more is printed)
