@@ -51,7 +51,7 @@ from brisca.actions import (
 from brisca.cards import Card, Suit
 from brisca.engine import apply, legal_actions, new_game, observe, result
 from brisca.errors import IllegalActionError, RulesError, StateError, describe
-from brisca.presets import preset
+from brisca.presets import PRESETS, preset
 from brisca.rng import Generator
 from brisca.rules import HandWinRule, Rules, TeamMode, TrumpSelection
 from brisca.state import HandResult, Observation, State, table_for
@@ -340,6 +340,10 @@ def play_game(
             message names the seat and the rule.
     """
     if isinstance(rules, str):
+        if rules not in PRESETS:  # checked here to quote the name short
+            raise RulesError(
+                f"unknown preset {describe(rules, typed=False)}; brisca.PRESETS lists them"
+            )
         rules = preset(rules)
     if not isinstance(rules, Rules):
         raise RulesError(f"rules must be a brisca.Rules or a preset name, got {describe(rules)}")

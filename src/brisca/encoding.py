@@ -62,9 +62,10 @@ Spanish game has 40 actions, its plays.
 
 from __future__ import annotations
 
+import contextlib
 import enum
 import functools
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 import attrs
@@ -95,7 +96,7 @@ from brisca.errors import (
     describe,
 )
 from brisca.rules import BlackHand, BlackHandClaim, ChiamataTwoRule, Rules, Signals, TrumpSelection
-from brisca.sampling import _inconsistent, known_hands, unseen_cards
+from brisca.sampling import known_hands, unseen_cards
 from brisca.state import Observation, State
 from brisca.variants.signals import VOCABULARIES
 
@@ -144,6 +145,22 @@ def _readable(value: object) -> Any:
     return str(value)
 
 
+@contextlib.contextmanager
+def _hand_edited() -> Iterator[None]:
+    """Turn what a hand-edited view with junk fields trips on into a `StateError`: a view
+    from :func:`brisca.observe` never trips. The message names the error's type only,
+    as the error itself may quote the view, hidden cards and all."""
+    try:
+        yield
+    except BriscaError:
+        raise
+    except (LookupError, TypeError, AttributeError, ValueError, RecursionError) as error:
+        raise StateError(
+            f"the observation is inconsistent, not one brisca.observe gives "
+            f"({type(error).__name__})"
+        ) from None
+
+
 def observation_to_dict(observation: Observation) -> dict[str, Any]:
     """Every field of `observation` as readable JSON-ready data, plus ``side_points``.
 
@@ -158,7 +175,7 @@ def observation_to_dict(observation: Observation) -> dict[str, Any]:
     """
     if not isinstance(observation, Observation):
         raise StateError(f"expected a brisca.Observation, got {type(observation).__name__}")
-    with _inconsistent():  # a hand-edited view with junk fields fails as a StateError
+    with _hand_edited():
         out = {f.name: _readable(getattr(observation, f.name)) for f in attrs.fields(Observation)}
         out["side_points"] = list(observation.side_points)
     return out
@@ -230,7 +247,7 @@ def encode_observation(observation: Observation) -> list[float]:
     """
     if not isinstance(observation, Observation):
         raise StateError(f"expected a brisca.Observation, got {type(observation).__name__}")
-    with _inconsistent():
+    with _hand_edited():
         return _encode(observation)
 
 

@@ -830,6 +830,25 @@ def _record(match: Match) -> dict[str, Any]:
     }
 
 
+_RECORD_KEYS = (
+    "format",
+    "version",
+    "rules",
+    "seed",
+    "decks",
+    "first_dealer",
+    "first_dealer_agreed",
+    "cut",
+    "actions",
+    "hands",
+    "standings",
+    "stake",
+    "ties",
+    "over",
+    "winners",
+)
+
+
 def _replay_deal(match: Match, k: int, texts: list[str]) -> Match:
     """`match` after deal `k`'s recorded actions, which must all belong to that deal.
 
@@ -884,6 +903,7 @@ def loads_match(text: str | bytes) -> Match:
         raise NotationError(f"a match record must be a JSON object, got {describe(data)}")
     if data.get("format") != FORMAT or data.get("version") != VERSION:
         raise NotationError(f"not a {FORMAT} record of version {VERSION}")
+    record.only(_RECORD_KEYS)
     rules = Rules.from_dict(record.get("rules", dict))
     seed = record.get("seed", int)
     agreed = record.get("first_dealer_agreed", bool)

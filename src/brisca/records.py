@@ -55,6 +55,7 @@ tie. Readers must refuse another ``format`` or a ``version`` they do not know.
 from __future__ import annotations
 
 import json
+import typing
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from importlib import resources
 from typing import IO, Any
@@ -208,9 +209,14 @@ def _check_rules(instance: object, attribute: attrs.Attribute[Any], value: Any) 
 
 def _check_preset(instance: object, attribute: attrs.Attribute[Any], value: Any) -> None:
     if value is not None and (not isinstance(value, str) or value not in PRESETS):
-        raise RulesError(
-            f"unknown preset {describe(value, typed=False)}; the presets are: {', '.join(PRESETS)}"
-        )
+        raise _unknown_preset(value)
+
+
+def _unknown_preset(name: object) -> RulesError:
+    return RulesError(
+        f"unknown preset {describe(name, typed=False)}; brisca.PRESETS lists the "
+        f"{len(PRESETS)} presets, such as spanish-2p or arrastre-4p"
+    )
 
 
 @attrs.frozen
@@ -396,9 +402,7 @@ def _read_rules(data: dict[Any, Any]) -> tuple[Rules, str | None]:
     fields.only(("preset", "overrides"))
     name = fields.get("preset", str)
     if name not in PRESETS:
-        raise RulesError(
-            f"unknown preset {describe(name, typed=False)}; the presets are: {', '.join(PRESETS)}"
-        )
+        raise _unknown_preset(name)
     overrides = fields.get("overrides", dict, required=False) or {}
     return _build_rules({**PRESETS[name].to_dict(), **overrides}), name
 
@@ -525,6 +529,9 @@ def _layout(rules: Rules, dealer: int) -> _Layout:
     return _Layout(deal, turned, tuple(where[c] for c in base.stock))
 
 
+_ACTION_TYPES: tuple[type, ...] = typing.get_args(Action)
+
+
 def record_game(
     initial: State,
     actions: Iterable[Action | str],
@@ -576,6 +583,8 @@ def record_game(
     state = initial
     for index, item in enumerate(actions):
         action = parse_action(item) if isinstance(item, str) else item
+        if not isinstance(action, _ACTION_TYPES):
+            raise NotationError(f"action {index} is no action: {describe(action)}")
         try:
             state = apply(state, action)
         except IllegalActionError as error:

@@ -688,8 +688,8 @@ class Rules:
         for name, value in options.items():
             if not _plain_option(value):
                 raise RulesError(
-                    f"rules option {name}: {describe(value)} is no value of an option; "
-                    "options are short text, ints, booleans, null or short lists of those"
+                    f"rules option {name}: {describe(value)} is no option value "
+                    "(short text, an int, a boolean or a short list of those)"
                 )
         try:
             return cls(**options)
