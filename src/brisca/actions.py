@@ -230,7 +230,6 @@ def parse_action(text: str) -> Action:
         return Play(Card.parse(text))
     except NotationError:
         raise NotationError(
-            f"cannot read {describe(text, typed=False)} as an action, such as '3C', "
-            "'swap 7O', 'claim', 'signal wink', 'bid 75', 'bid rank 3', 'pass', 'trump O', "
-            "'call 3O' or 'sing E'"
+            f"cannot read {describe(text, typed=False)} as an action; expected one such as "
+            "'3C', 'swap 7O', 'claim', 'signal wink', 'bid 75', 'pass', 'trump O' or 'call 3O'"
         ) from None

@@ -156,7 +156,14 @@ class HeuristicBot:
             raise StateError(f"expected a brisca.Observation, got {describe(observation)}")
         try:
             return self._choose(observation, legal)
-        except (TypeError, ValueError, LookupError, AttributeError, RecursionError) as error:
+        except (
+            TypeError,
+            ValueError,
+            LookupError,
+            AttributeError,
+            ArithmeticError,
+            RecursionError,
+        ) as error:
             # Only a hand-edited view with junk fields gets here: observe() never gives one.
             raise StateError(
                 f"the observation is not one brisca.observe could give ({type(error).__name__})"

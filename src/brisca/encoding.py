@@ -154,7 +154,14 @@ def _hand_edited() -> Iterator[None]:
         yield
     except BriscaError:
         raise
-    except (LookupError, TypeError, AttributeError, ValueError, RecursionError) as error:
+    except (
+        LookupError,
+        TypeError,
+        AttributeError,
+        ValueError,
+        ArithmeticError,
+        RecursionError,
+    ) as error:
         raise StateError(
             f"the observation is inconsistent, not one brisca.observe gives "
             f"({type(error).__name__})"

@@ -667,7 +667,14 @@ def validate(record: GameRecord | str | bytes | Mapping[str, Any]) -> Problem | 
         state = record.initial_state()
     except BriscaError as error:
         return Problem(None, None, str(error), "malformed record")
-    except (TypeError, ValueError, LookupError, AttributeError, RecursionError) as error:
+    except (
+        TypeError,
+        ValueError,
+        LookupError,
+        AttributeError,
+        ArithmeticError,
+        RecursionError,
+    ) as error:
         # A Mapping or a hand-built GameRecord that breaks on reading: still no exception.
         return Problem(
             None, None, f"unreadable record ({type(error).__name__})", "malformed record"
