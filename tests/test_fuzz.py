@@ -104,7 +104,7 @@ def refused(call: Callable[..., object], *args: Any, **kwargs: Any) -> brisca.Br
 # Mutated documents.
 
 
-@examples(150)
+@examples(600)
 @given(data=st.data())
 def test_fuzzed_state_documents(data: st.DataObject) -> None:
     """brisca.loads: a mutated dump reads as a state or fails as a BriscaError."""
@@ -114,7 +114,7 @@ def test_fuzzed_state_documents(data: st.DataObject) -> None:
         brisca.loads(text)
 
 
-@examples(100)
+@examples(400)
 @given(data=st.data())
 def test_fuzzed_match_documents(data: st.DataObject) -> None:
     """loads_match: a mutated match record reads or fails as a short BriscaError."""
@@ -122,7 +122,7 @@ def test_fuzzed_match_documents(data: st.DataObject) -> None:
     refused(matches.loads_match, text)
 
 
-@examples(300)
+@examples(1200)
 @given(data=st.data())
 def test_fuzzed_record_documents(data: st.DataObject) -> None:
     """records.loads: a mutated record reads or fails as a short BriscaError."""
@@ -130,7 +130,7 @@ def test_fuzzed_record_documents(data: st.DataObject) -> None:
     refused(records.loads, text)
 
 
-@examples(300)
+@examples(1200)
 @given(data=st.data(), form=st.sampled_from(["text", "bytes", "data", "junk"]))
 def test_validate_never_raises(data: st.DataObject, form: str) -> None:
     """records.validate returns a Problem or None for any input; it never raises."""
@@ -145,7 +145,7 @@ def test_validate_never_raises(data: st.DataObject, form: str) -> None:
     assert problem is None or len(problem.reason) <= MESSAGE_LIMIT
 
 
-@examples(300)
+@examples(1200)
 @given(data=st.data())
 def test_fuzzed_rules_options(data: st.DataObject) -> None:
     """Rules.from_dict: mutated options build rules or fail as a short BriscaError."""
@@ -173,7 +173,7 @@ text_junk = st.text(max_size=12) | st.sampled_from(
 )
 
 
-@examples(300)
+@examples(1200)
 @given(value=text_junk | junk)
 def test_fuzzed_notation(value: object) -> None:
     """parse_action, Card.parse and every action constructor: an action or a BriscaError."""
@@ -183,13 +183,13 @@ def test_fuzzed_notation(value: object) -> None:
 
 @given(rules=st.sampled_from([None, brisca.Rules(), brisca.preset("subastada-4p")]) | junk,
        seed=st.none() | junk, decks=st.none() | junk, dealer=st.none() | junk)  # fmt: skip
-@examples(30)
+@examples(120)
 def test_fuzzed_new_match(rules: Any, seed: Any, decks: Any, dealer: Any) -> None:
     refused(matches.new_match, rules, seed=seed, decks=decks, dealer=dealer)
 
 
 @given(actions=st.lists(text_junk | junk, max_size=3) | junk, which=st.integers(0, 2))
-@examples(30)
+@examples(120)
 def test_fuzzed_record_game(actions: Any, which: int) -> None:
     refused(records.record_game, brisca.new_game(STATES[which].rules, seed=11), actions)
 
@@ -201,7 +201,7 @@ def _hand_edited(view: brisca.Observation, field: str, value: object) -> brisca.
 view_fields = st.sampled_from([f.alias or f.name for f in attrs.fields(brisca.Observation)])
 
 
-@examples(150)
+@examples(600)
 @given(which=st.integers(0, len(VIEWS) - 1), field=view_fields, value=junk, rules=junk)
 def test_fuzzed_encoding(which: int, field: str, value: object, rules: object) -> None:
     """Every encoding function meets junk arguments and hand-edited views with a BriscaError."""
@@ -216,7 +216,7 @@ def test_fuzzed_encoding(which: int, field: str, value: object, rules: object) -
     refused(encoding.legal_mask, value)
 
 
-@examples(150)
+@examples(600)
 @given(which=st.integers(0, len(VIEWS) - 1), field=view_fields, value=junk,
        legal=st.sampled_from([(), []]) | junk)  # fmt: skip
 def test_fuzzed_bots(which: int, field: str, value: object, legal: object) -> None:
@@ -232,14 +232,14 @@ def test_fuzzed_bots(which: int, field: str, value: object, legal: object) -> No
 
 
 @given(which=st.integers(0, len(VIEWS) - 1), field=view_fields, value=junk, rng=junk)
-@examples(30)
+@examples(120)
 def test_fuzzed_sampling_arguments(which: int, field: str, value: object, rng: object) -> None:
     """sample_state refuses a non-view and a non-generator with a BriscaError."""
     refused(sampling.sample_state, value, Generator(1))
     refused(sampling.sample_state, VIEWS[which], rng)
 
 
-@examples(200)
+@examples(800)
 @given(value=junk)
 def test_fuzzed_generator(value: object) -> None:
     """brisca.rng.Generator refuses a bad seed, bound or sequence with a BriscaError."""
@@ -248,13 +248,28 @@ def test_fuzzed_generator(value: object) -> None:
     refused(Generator(1).shuffle, value)
 
 
-@examples(200)
+@examples(800)
 @given(value=junk, which=st.integers(0, 1))
 def test_fuzzed_match_functions(value: object, which: int) -> None:
     game = MATCHES[which]
     refused(matches.match_observe, game, value)
     for call in (matches.match_result, matches.dumps_match, matches.match_legal_actions):
         refused(call, value)
+    finished = MATCHES[0].hands[0]
+    refused(matches.hand_value, value, finished.result, finished.tricks_won)
+    refused(matches.hand_value, game.rules, value, finished.tricks_won)
+    refused(matches.hand_value, game.rules, finished.result, value)
+
+
+@examples(400)
+@given(value=junk, which=st.integers(0, len(RECORDS) - 1))
+def test_fuzzed_record_functions(value: object, which: int) -> None:
+    """records.dumps, dump, load and replay refuse junk arguments with a BriscaError."""
+    refused(records.dumps, RECORDS[which], indent=value)
+    refused(records.dumps, value)
+    refused(records.dump, RECORDS[which], value)
+    refused(records.load, value)
+    refused(lambda: list(records.replay(value)))  # type: ignore[arg-type]
 
 
 # Messages: capped, and no hidden card of a state passed in.

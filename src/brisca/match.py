@@ -634,7 +634,25 @@ def hand_value(rules: Rules, outcome: HandResult, tricks_won: Sequence[int]) -> 
         outcome: the hand's result.
         tricks_won: tricks won per side, in ``outcome.sides`` order (for
             ``capote_definition='all_tricks'``).
+
+    Raises:
+        RulesError: `rules` is not a Rules.
+        StateError: `outcome` is not a HandResult, or `tricks_won` not a count per side.
     """
+    if not isinstance(rules, Rules):
+        raise RulesError(f"rules must be a brisca.Rules, got {describe(rules)}")
+    if not isinstance(outcome, HandResult):
+        raise StateError(f"outcome must be a brisca.HandResult, got {describe(outcome)}")
+    if (
+        isinstance(tricks_won, (str, bytes))
+        or not isinstance(tricks_won, Sequence)
+        or len(tricks_won) != len(outcome.sides)
+        or not all(type(t) is int and t >= 0 for t in tricks_won)
+    ):
+        raise StateError(
+            f"tricks_won must hold a count of tricks per side ({len(outcome.sides)}), "
+            f"got {describe(tricks_won)}"
+        )
     winner = _hand_winner(outcome)
     if winner is None:
         return 0

@@ -421,16 +421,25 @@ def dumps(record: GameRecord, *, indent: int | None = None) -> str:
     """The record as JSON text in the documented format; :func:`loads` reads it back.
 
     Raises:
-        NotationError: `record` is not a GameRecord.
+        NotationError: `record` is not a GameRecord, or `indent` is not None or an int >= 0.
     """
     if not isinstance(record, GameRecord):
         raise NotationError(f"expected a GameRecord, got {type(record).__name__}")
+    if indent is not None and (type(indent) is not int or not 0 <= indent <= 64):
+        raise NotationError(f"indent must be None or an int from 0 to 64, got {describe(indent)}")
     return json.dumps(record.to_dict(), indent=indent, ensure_ascii=False)
 
 
 def dump(record: GameRecord, fp: IO[str], *, indent: int | None = None) -> None:
-    """Write the record as JSON to the text file `fp`."""
-    fp.write(dumps(record, indent=indent))
+    """Write the record as JSON to the text file `fp`.
+
+    Raises:
+        NotationError: as :func:`dumps`, or `fp` has no ``write`` method.
+    """
+    text = dumps(record, indent=indent)
+    if not callable(getattr(fp, "write", None)):
+        raise NotationError(f"fp must be a text file open for writing, got {describe(fp)}")
+    fp.write(text)
 
 
 def loads(text: str | bytes) -> GameRecord:
@@ -445,7 +454,13 @@ def loads(text: str | bytes) -> GameRecord:
 
 
 def load(fp: IO[str] | IO[bytes]) -> GameRecord:
-    """Read a record from the file `fp`, as :func:`loads` does."""
+    """Read a record from the file `fp`, as :func:`loads` does.
+
+    Raises:
+        NotationError: as :func:`loads`, or `fp` has no ``read`` method.
+    """
+    if not callable(getattr(fp, "read", None)):
+        raise NotationError(f"fp must be a file open for reading, got {describe(fp)}")
     return loads(fp.read())
 
 
