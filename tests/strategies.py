@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import sys
 from typing import Any
 
 from hypothesis import strategies as st
@@ -87,3 +89,64 @@ def any_json(
         ),
         max_leaves=max_leaves,
     )
+
+
+#: Text holding a digit or number sign that is not ASCII 0-9: superscripts, fractions,
+#: Arabic-Indic, full-width, Roman numerals.
+foreign_digits = st.characters(categories=["Nd", "Nl", "No"]).filter(lambda c: not c.isascii())
+
+
+def nested(value: object, depth: int) -> object:
+    """`value` inside `depth` levels of lists and objects, built without recursion."""
+    for level in range(depth):
+        value = [value] if level % 2 else {"k": value}
+    return value
+
+
+def nested_json(value: object, depth: int) -> str:
+    """The JSON text of `value` inside `depth` levels of lists and objects, written
+    without recursion, as Python's encoder would fail past its recursion limit."""
+    opening = "".join('{"k": ' if level % 2 == 0 else "[" for level in range(depth))
+    closing = "".join("}" if level % 2 == 0 else "]" for level in reversed(range(depth)))
+    return opening + json.dumps(value) + closing
+
+
+@st.composite
+def mutated(draw: st.DrawFn, document: object, *, leaves: int = 6) -> object:
+    """`document` (decoded JSON) with one change at a drawn place: a value replaced by
+    any JSON, a key deleted or added, or a value buried deep in nesting."""
+    data = json.loads(json.dumps(document))
+    path: list[Any] = []
+    node: Any = data
+    while isinstance(node, (dict, list)) and node and draw(st.booleans()):
+        key = draw(st.sampled_from(sorted(node) if isinstance(node, dict) else range(len(node))))
+        path.append(key)
+        node = node[key]
+    if not path:
+        return draw(any_json(max_leaves=leaves))
+    parent: Any = data
+    for key in path[:-1]:
+        parent = parent[key]
+    key = path[-1]
+    change = draw(st.sampled_from(["replace", "delete", "add", "deep", "nudge"]))
+    if change == "delete" and isinstance(parent, dict):
+        del parent[key]
+    elif change == "add" and isinstance(parent, dict):
+        parent[draw(st.text(max_size=6))] = draw(any_json(max_leaves=leaves))
+    elif change == "deep":
+        parent[key] = nested(node, draw(st.sampled_from([65, 200, 1500])))
+    elif change == "nudge" and type(node) is int:
+        parent[key] = node + draw(st.sampled_from([-1, 1, 2, 10**30]))
+    else:
+        parent[key] = draw(any_json(max_leaves=leaves))
+    return data
+
+
+def to_text(data: object) -> str:
+    """JSON text of `data`, however deep it nests."""
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, 10_000))  # the encoder recurses once per level
+    try:
+        return json.dumps(data)
+    finally:
+        sys.setrecursionlimit(limit)

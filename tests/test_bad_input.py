@@ -7,6 +7,7 @@ import contextlib
 import copy
 import json
 
+import attrs
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -128,8 +129,24 @@ def test_bad_new_game_arguments(kwargs: dict[str, object]) -> None:
 
 
 def test_rules_of_the_wrong_type() -> None:
-    with pytest.raises(RulesError, match=r"brisca\.Rules"):
-        brisca.new_game("spanish-2p")  # type: ignore[arg-type]
+    with pytest.raises(RulesError, match=r"brisca\.Rules or a preset name"):
+        brisca.new_game(7)  # type: ignore[arg-type]
+    with pytest.raises(RulesError, match="unknown preset 'poker'"):
+        brisca.new_game("poker")
+
+
+def test_preset_names_are_accepted_wherever_rules_are() -> None:
+    """new_game, new_match and play_game all take a preset's name for its rules (issue 11)."""
+    from brisca import bots
+
+    assert brisca.new_game("arrastre-2p", seed=3) == brisca.new_game(
+        brisca.preset("arrastre-2p"), seed=3
+    )
+    assert brisca.new_match("spanish-2p", seed=3) == brisca.new_match(
+        brisca.preset("spanish-2p"), seed=3
+    )
+    state, _ = bots.play_game("spanish-2p", [bots.RandomBot(1), bots.RandomBot(2)], seed=3)
+    assert state.rules == brisca.preset("spanish-2p")
 
 
 # JSON
@@ -155,26 +172,20 @@ def _tamper(path: list[object], value: object) -> str:
     ("path", "value", "error", "message"),
     [
         (["format"], "chess", NotationError, "not a brisca-state"),
-        (["version"], 99, NotationError, "version"),
-        (["rules", "num_players"], 9, RulesError, "num_players"),
-        (["rules", "colour"], "red", RulesError, "unknown rules option"),
+        (["version"], 1, NotationError, "version 1 is not supported"),
+        (["rules", "overrides", "num_players"], 9, RulesError, "num_players"),
+        (["rules", "overrides", "colour"], "red", RulesError, "unknown rules option"),
+        (["rules", "preset"], "poker", RulesError, "unknown preset"),
         (["dealer"], 7, StateError, "dealer"),
         (["dealer"], "3", NotationError, "dealer"),
         (["seed"], -5, NotationError, "seed"),
-        (["trump"], "X", NotationError, "trump"),
-        (["trump"], "O", StateError, "trump"),
-        (["hands", 0, 0], "1Z", NotationError, "cannot read"),
-        (["hands", 0, 0], 5, NotationError, "card codes"),
-        (["hands"], [[], [], []], StateError, "3 seats"),
-        (["stock", 0], "1O", StateError, "cards are not the pack"),
-        (["trick"], [[0, "1O", 2]], NotationError, r"\[int, str\] rows"),
-        (["trick"], [[9, "1O"]], StateError, "not a seat"),
-        (["tricks", 0, "winner"], 3, StateError, "wrong winner"),
-        (["tricks", 0, "points"], 120, StateError, "wrong points"),
-        (["tricks", 0, "leader"], 2, StateError, "in turn"),
-        (["tricks", 0], "trick", NotationError, "object"),
-        (["to_act"], 3, StateError, "to_act"),
-        (["to_act"], None, StateError, "to_act"),
+        (["hand_number"], -1, NotationError, "hand_number"),
+        (["actions", 0], "1Z", NotationError, "cannot read"),
+        (["actions", 0], 5, NotationError, "actions must be a list of strings"),
+        (["actions", 3], "12E", StateError, "no game reaches this state: action 3"),
+        (["actions"], "2O", NotationError, "actions"),
+        (["hands"], [["1O"]], NotationError, "unknown field"),
+        (["result"], None, NotationError, "unknown field"),
     ],
 )
 def test_tampered_json_is_refused(
@@ -184,12 +195,14 @@ def test_tampered_json_is_refused(
         brisca.loads(_tamper(path, value))
 
 
-def test_swapped_cards_between_hands_are_refused() -> None:
-    """A card moved from one hand to another breaks the hand sizes."""
+def test_a_deck_that_is_not_the_pack_is_refused() -> None:
+    """A saved deck order with a card twice deals no game."""
     record = _record()
-    hands = record["hands"]
-    hands[0].append(hands[1].pop())  # type: ignore[index, union-attr]
-    with pytest.raises(StateError, match="holds"):
+    deck = [c.code for c in STATE.deal.deck]
+    deck[1] = deck[0]
+    del record["seed"]
+    record["deck"] = deck
+    with pytest.raises(StateError, match="twice"):
         brisca.loads(json.dumps(record))
 
 
@@ -218,6 +231,254 @@ def test_non_sequences_of_actions_and_bots_are_refused() -> None:
     from brisca import bots, records
 
     with pytest.raises(NotationError, match="sequence of actions"):
-        records.record_game(brisca.new_game(RULES, seed=1), None)  # type: ignore[arg-type]
+        records.record_game(brisca.new_game(RULES, seed=1), 3)  # type: ignore[arg-type]
     with pytest.raises(StateError, match="sequence of bots"):
         bots.play_game(RULES, None)  # type: ignore[arg-type]
+
+
+# Notation: ASCII digits only (issue 11 §2).
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "bid ²",
+        "bid rank ²",
+        "bid \u0661\u0660",
+        "bid rank ٣",
+        "²O",
+        "٣C",
+        "\uff13C",
+        "½ de oros",
+        "² de oros",
+        "bid " + "9" * 5000,
+        "0" * 5000 + "1 de oros",
+    ],
+)
+def test_notation_reads_ascii_digits_only(text: str) -> None:
+    """'bid ²' raised ValueError from int(), and '½ de oros' read as the Rey de oros."""
+    with pytest.raises(NotationError):
+        brisca.parse_action(text)
+    with pytest.raises(NotationError):
+        brisca.Card.parse(text)
+
+
+def test_foreign_digits_are_refused_wherever_notation_is_read() -> None:
+    """Play(), new_game(deck=...), record_game and Rules(removed_cards=...) read notation."""
+    with pytest.raises(NotationError):
+        Play("²O")
+    with pytest.raises(NotationError):
+        brisca.new_game(RULES, deck=["²O", *PACK[1:]])
+    subastada = brisca.new_game(brisca.preset("subastada-4p"), seed=1)
+    from brisca import records
+
+    with pytest.raises(NotationError):
+        records.record_game(subastada, ["bid ²"])
+    with pytest.raises(RulesError):
+        brisca.Rules(num_players=3, removed_cards=["²B"])
+
+
+@given(
+    head=st.sampled_from(["", "bid ", "bid rank ", "swap ", "call ", "sing "]),
+    digit=st.characters(categories=["Nd", "Nl", "No"]).filter(lambda c: not c.isascii()),
+    tail=st.sampled_from(["", "O", "C", " de oros", "0"]),
+)
+def test_any_foreign_digit_is_a_notation_error(head: str, digit: str, tail: str) -> None:
+    for read in (brisca.parse_action, brisca.Card.parse):
+        with pytest.raises(NotationError):
+            read(head + digit + tail)
+
+
+# JSON depth and encoding (issue 11 §2).
+
+
+def _deep_rules_text(depth: int) -> str:
+    """A match record whose rules.team_mode is nested `depth` deep."""
+    from strategies import nested_json
+
+    text = brisca.dumps(brisca.new_match(RULES, seed=1))
+    return text.replace('"team_mode": "individual"', '"team_mode": ' + nested_json("x", depth))
+
+
+def _at_stack_depth(frames_left: int, call: object) -> object:
+    """Run `call` with only about `frames_left` frames left before the recursion limit."""
+    import inspect
+    import sys
+
+    used = len(inspect.stack(0))
+
+    def down(n: int) -> object:
+        return call() if n <= 0 else down(n - 1)  # type: ignore[operator]
+
+    return down(sys.getrecursionlimit() - used - frames_left)
+
+
+@pytest.mark.parametrize("depth", [65, 1000, 100_000])
+def test_deep_json_is_refused_early(depth: int) -> None:
+    """JSON nested 1,000 deep raised RecursionError; now a NotationError, even when the
+    caller has used most of its stack."""
+    from brisca import jsonio, records
+    from brisca.match import loads_match
+
+    text = _deep_rules_text(depth)
+    record = json.loads(records.dumps(records.record_game(brisca.new_game(seed=1), [])))
+    record["tags"] = {"k": "v"}
+    record_text = json.dumps(record).replace('{"k": "v"}', _deep_rules_text(depth))
+    for call in (loads_match, jsonio.parse, records.loads):
+        with pytest.raises(NotationError, match="nested"):
+            _at_stack_depth(40, lambda call=call: call(text))  # type: ignore[misc]
+    with pytest.raises(NotationError, match="nested"):
+        records.loads(record_text)
+    problem = _at_stack_depth(40, lambda: records.validate(record_text))
+    assert problem is not None and "nested" in problem.reason  # type: ignore[attr-defined]
+    with pytest.raises(brisca.BriscaError):
+        brisca.loads(text)
+
+
+def test_depth_ignores_brackets_in_strings() -> None:
+    from brisca import jsonio
+
+    assert jsonio.depth('{"a": ["[[[[", "\\"]]]"]}') == 2
+    assert jsonio.parse(json.dumps({"tag": "[" * 1000})) == {"tag": "[" * 1000}
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        b"\xff\xfe{}",
+        b"\xff",
+        "\ufeff{}".encode(),
+        '{"a": 1}'.encode("utf-16"),
+        "\ufeff{}",
+        '{"a": NaN}',
+        '{"a": -Infinity}',
+        5,
+        None,
+    ],
+)
+def test_json_text_must_be_plain_utf8(raw: object) -> None:
+    from brisca import jsonio, records
+    from brisca.match import loads_match
+
+    for call in (jsonio.parse, loads_match, records.loads):
+        with pytest.raises(NotationError):
+            call(raw)  # type: ignore[arg-type]
+    assert records.validate(raw) is not None  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"team_mode": [[[[]]]]},
+        {"team_mode": {"a": 1}},
+        {"removed_cards": [["2B"]]},
+        {"num_players": 10**5000},
+        {"deck": "x" * 10_000},
+        {"team_mode": [1] * 1000},
+    ],
+)
+def test_junk_rules_options_are_refused_shortly(options: dict[str, object]) -> None:
+    with pytest.raises(RulesError) as caught:
+        brisca.Rules.from_dict(options)
+    assert len(str(caught.value)) <= 200
+
+
+# Encoding, bots and the generator check their arguments (issue 11 §2).
+
+
+def test_encoding_and_bots_refuse_wrong_arguments() -> None:
+    from brisca import bots, encoding
+    from brisca.rng import Generator
+
+    view = brisca.observe(STATE, 0)
+    with pytest.raises(NotationError, match="mask"):
+        encoding.decode_mask(None, RULES)  # type: ignore[arg-type]
+    with pytest.raises(NotationError, match=r"mask\[0\]"):
+        encoding.decode_mask(["yes"] * 40, RULES)  # type: ignore[list-item]
+    with pytest.raises(RulesError, match="Rules"):
+        encoding.encoding_size({})  # type: ignore[arg-type]
+    with pytest.raises(StateError, match="inconsistent"):
+        encoding.observation_to_dict(attrs.evolve(view, hand=[[[]]], tricks=5))  # type: ignore[arg-type]
+    for bot in (bots.HeuristicBot(), bots.RandomBot(1)):
+        with pytest.raises(StateError, match="at least one legal action"):
+            bot(view, [])
+        with pytest.raises(StateError, match="sequence of actions"):
+            bot(view, None)  # type: ignore[arg-type]
+    with pytest.raises(StateError, match="Observation"):
+        bots.HeuristicBot()(None, brisca.legal_actions(STATE))  # type: ignore[arg-type]
+    with pytest.raises(StateError, match="observe"):
+        bots.HeuristicBot()(attrs.evolve(view, trick=5), brisca.legal_actions(STATE))  # type: ignore[arg-type]
+    for bad in (None, -1, "7", 1.5):
+        with pytest.raises(StateError):
+            Generator(bad)  # type: ignore[arg-type]
+    with pytest.raises(StateError):
+        Generator(1).below(0)
+    with pytest.raises(StateError):
+        Generator(1).shuffle(None)  # type: ignore[arg-type]
+
+
+def test_decode_mask_still_takes_ints_and_bools() -> None:
+    from brisca import encoding
+
+    mask = encoding.legal_mask(STATE)
+    decoded = encoding.decode_mask([int(on) for on in mask], STATE.rules)
+    assert set(decoded) == set(brisca.legal_actions(STATE)) and len(decoded) == sum(mask)
+
+
+# Matches load in linear time (issue 11 §3).
+
+
+def _void_hands_record(hands: int) -> str:
+    """A subastada match record of `hands` void hands: every seat passes."""
+    from brisca.match import dumps_match, match_apply, new_match
+
+    game = new_match(brisca.preset("subastada-4p"), seed=3)
+    while len(game.hands) < hands:
+        game = match_apply(game, brisca.Pass())
+    return dumps_match(game)
+
+
+def test_loading_a_match_costs_linear_time() -> None:
+    """2,000 void hands took 2.4 s against 0.7 s for 1,000: the seed stream was re-read
+    for every deal. Loading 10 times the hands must cost well under 20 times as much."""
+    import time
+
+    from brisca.match import loads_match
+
+    def best(text: str) -> float:
+        times = []
+        for _ in range(3):
+            start = time.perf_counter()
+            loads_match(text)
+            times.append(time.perf_counter() - start)
+        return min(times)
+
+    small, large = _void_hands_record(200), _void_hands_record(2000)
+    assert loads_match(large).hand_number == 2000
+    assert best(large) < 20 * best(small)
+
+
+def test_records_past_the_deal_limit_are_refused_before_replay() -> None:
+    from brisca.match import MAX_DEALS, loads_match
+
+    record = json.loads(_void_hands_record(2))
+    record["actions"] = [[]] * (MAX_DEALS + 1)
+    with pytest.raises(NotationError, match="MAX_DEALS"):
+        loads_match(json.dumps(record))
+
+
+def test_a_stale_seed_stream_is_not_trusted() -> None:
+    """The match carries its seed stream forward as a cache; a match evolved to another
+    seed still deals from the documented stream of that seed."""
+    from brisca.match import match_apply, new_match
+    from brisca.rng import Generator
+
+    game = attrs.evolve(new_match(RULES, seed=1, dealer=0), seed=8)
+    number = game.hand_number
+    while game.hand_number == number:
+        game = match_apply(game, brisca.legal_actions(game)[0])
+    gen = Generator(8)
+    gen.below(2**128)
+    assert game.state == brisca.new_game(
+        RULES, seed=gen.below(2**128), dealer=game.dealer, hand_number=1
+    )

@@ -793,8 +793,8 @@ def test_bad_new_match_arguments(kwargs: dict[str, object], error: type[Exceptio
 
 
 def test_rules_of_the_wrong_type() -> None:
-    with pytest.raises(RulesError, match=r"brisca\.Rules"):
-        new_match("spanish-2p")  # type: ignore[arg-type]
+    with pytest.raises(RulesError, match=r"brisca\.Rules or a preset name"):
+        new_match(2)  # type: ignore[arg-type]
 
 
 def _played(m: Match, count: int) -> Match:

@@ -67,9 +67,11 @@ def test_from_dict_refuses_unknown_options() -> None:
         Rules.from_dict([("num_players", 2)])  # type: ignore[arg-type]
 
 
-def test_unknown_preset_lists_the_known_ones() -> None:
-    with pytest.raises(RulesError, match="spanish-2p"):
+def test_unknown_preset_suggests_the_nearest_ones() -> None:
+    with pytest.raises(RulesError, match="did you mean spanish-6p"):
         brisca.preset("spanish-7p")
+    with pytest.raises(RulesError, match=r"unknown preset 3 \(int\); brisca.PRESETS"):
+        brisca.preset(3)  # type: ignore[arg-type]
 
 
 def test_presets_of_spec_3() -> None:

@@ -19,7 +19,7 @@ from typing import TypeAlias, Union
 import attrs
 
 from brisca.cards import RANKS, Card, Suit
-from brisca.errors import NotationError
+from brisca.errors import NotationError, describe
 
 __all__ = [
     "SIGNAL_NAMES",
@@ -43,7 +43,7 @@ def _to_card(value: object) -> Card:
         return value
     if isinstance(value, str):
         return Card.parse(value)
-    raise NotationError(f"expected a Card or a card code, got {value!r}")
+    raise NotationError(f"expected a Card or a card code, got {describe(value)}")
 
 
 @attrs.frozen
@@ -80,7 +80,9 @@ SIGNAL_NAMES = ("lip_bite", "shoulder", "wink", "head_shake", "lips", "eyes_up")
 
 def _signal_name(value: object) -> str:
     if not isinstance(value, str) or value not in SIGNAL_NAMES:
-        raise NotationError(f"{value!r} is no signal; the signals are {', '.join(SIGNAL_NAMES)}")
+        raise NotationError(
+            f"{describe(value)} is no signal; the signals are {', '.join(SIGNAL_NAMES)}"
+        )
     return value
 
 
@@ -96,13 +98,13 @@ class Signal:
 
 def _points(value: object) -> int:
     if type(value) is not int or value < 1:
-        raise NotationError(f"a bid is a positive number of points, got {value!r}")
+        raise NotationError(f"a bid is a positive number of points, got {describe(value)}")
     return value
 
 
 def _rank(value: object) -> int:
     if type(value) is not int or value not in RANKS:
-        raise NotationError(f"a rank bid names a rank from 1 to 12, got {value!r}")
+        raise NotationError(f"a rank bid names a rank from 1 to 12, got {describe(value)}")
     return value
 
 
@@ -112,7 +114,9 @@ def _suit(value: object) -> Suit:
     try:
         return Suit(str(value).upper())
     except ValueError:
-        raise NotationError(f"expected a suit or its letter O, C, E or B, got {value!r}") from None
+        raise NotationError(
+            f"expected a suit or its letter O, C, E or B, got {describe(value)}"
+        ) from None
 
 
 @attrs.frozen
@@ -178,6 +182,20 @@ Action: TypeAlias = Union[  # noqa: UP007 (Python 3.10 needs Union at runtime)
 ]
 
 
+#: The most digits a number in action notation may have (the greatest bid is 220).
+_MAX_DIGITS = 6
+
+
+def _number(digits: str, text: str) -> int:
+    """A number in action notation: ASCII digits only, so ``"bid ²"`` or ``"bid ٣"`` is no bid."""
+    if not (digits.isascii() and digits.isdigit() and len(digits) <= _MAX_DIGITS):
+        raise NotationError(
+            f"cannot read {describe(text, typed=False)} as a bid: a bid is 'bid' and "
+            f"up to {_MAX_DIGITS} ASCII digits, such as 'bid 75', or 'bid rank 3'"
+        )
+    return int(digits)
+
+
 def parse_action(text: str) -> Action:
     """Read an action from its canonical text form.
 
@@ -188,7 +206,7 @@ def parse_action(text: str) -> Action:
         NotationError: the text is no action.
     """
     if not isinstance(text, str):
-        raise NotationError(f"an action must be given as text, got {text!r}")
+        raise NotationError(f"an action must be given as text, got {describe(text)}")
     word, _, rest = text.strip().partition(" ")
     word = word.lower()
     if word == "swap" and rest:
@@ -200,10 +218,10 @@ def parse_action(text: str) -> Action:
         return Signal(rest.lower())
     if word == "pass" and not rest:
         return Pass()
-    if word == "bid" and rest.lower().startswith("rank ") and rest[5:].strip().isdigit():
-        return BidRank(int(rest[5:]))
-    if word == "bid" and rest.isdigit():
-        return Bid(int(rest))
+    if word == "bid" and rest.lower().startswith("rank "):
+        return BidRank(_number(rest[5:].strip(), text))
+    if word == "bid":
+        return Bid(_number(rest, text))
     if word in ("trump", "sing") and rest:
         return (NameTrump if word == "trump" else Sing)(_suit(rest))
     if word == "call" and rest:
@@ -212,7 +230,6 @@ def parse_action(text: str) -> Action:
         return Play(Card.parse(text))
     except NotationError:
         raise NotationError(
-            f"cannot read {text!r} as an action; expected a card code such as '3C', "
-            "'swap 7O', 'claim', 'signal wink', 'bid 75', 'bid rank 3', 'pass', 'trump O', "
-            "'call 3O' or 'sing E'"
+            f"cannot read {describe(text, typed=False)} as an action; expected one such as "
+            "'3C', 'swap 7O', 'claim', 'signal wink', 'bid 75', 'pass', 'trump O' or 'call 3O'"
         ) from None

@@ -50,8 +50,8 @@ from brisca.actions import (
 )
 from brisca.cards import Card, Suit
 from brisca.engine import apply, legal_actions, new_game, observe, result
-from brisca.errors import IllegalActionError, RulesError, StateError
-from brisca.presets import preset
+from brisca.errors import IllegalActionError, RulesError, StateError, describe
+from brisca.presets import PRESETS, preset
 from brisca.rng import Generator
 from brisca.rules import HandWinRule, Rules, TeamMode, TrumpSelection
 from brisca.state import HandResult, Observation, State, table_for
@@ -84,17 +84,30 @@ class RandomBot:
         if seed is None:
             seed = int.from_bytes(os.urandom(16), "big")
         elif type(seed) is not int or seed < 0:
-            raise StateError(f"a bot's seed must be a non-negative int, got {seed!r}")
+            raise StateError(f"a bot's seed must be a non-negative int, got {describe(seed)}")
         #: The seed the bot's choices come from.
         self.seed = seed
         self._generator = Generator(seed)
 
     def __call__(self, observation: Observation, legal: Sequence[Action], /) -> Action:
-        """One of `legal`, chosen at random."""
-        return legal[self._generator.below(len(legal))]
+        """One of `legal`, chosen at random.
+
+        Raises:
+            StateError: `legal` is not a non-empty sequence.
+        """
+        return legal[self._generator.below(_checked_legal(legal))]
 
     def __repr__(self) -> str:
         return f"RandomBot(seed={self.seed})"
+
+
+def _checked_legal(legal: object) -> int:
+    """The number of legal actions; a bot is only asked when there is at least one."""
+    if isinstance(legal, (str, bytes)) or not isinstance(legal, Sequence):
+        raise StateError(f"legal must be a sequence of actions, got {describe(legal)}")
+    if not legal:
+        raise StateError("a bot needs at least one legal action; the hand is over")
+    return len(legal)
 
 
 #: Card points on the table from which a trick is worth a trump or an Ace: an Ace or a Three.
@@ -132,7 +145,31 @@ class HeuristicBot:
     """
 
     def __call__(self, observation: Observation, legal: Sequence[Action], /) -> Action:
-        """The chosen action, one of `legal`."""
+        """The chosen action, one of `legal`.
+
+        Raises:
+            StateError: `observation` is not an Observation (or not one that
+                :func:`brisca.observe` could give), or `legal` is not a non-empty sequence.
+        """
+        _checked_legal(legal)
+        if not isinstance(observation, Observation):
+            raise StateError(f"expected a brisca.Observation, got {describe(observation)}")
+        try:
+            return self._choose(observation, legal)
+        except (
+            TypeError,
+            ValueError,
+            LookupError,
+            AttributeError,
+            ArithmeticError,
+            RecursionError,
+        ) as error:
+            # Only a hand-edited view with junk fields gets here: observe() never gives one.
+            raise StateError(
+                f"the observation is not one brisca.observe could give ({type(error).__name__})"
+            ) from None
+
+    def _choose(self, observation: Observation, legal: Sequence[Action]) -> Action:
         plays: list[Card] = []
         for action in legal:
             kind = type(action)
@@ -310,12 +347,18 @@ def play_game(
             message names the seat and the rule.
     """
     if isinstance(rules, str):
+        if rules not in PRESETS:  # checked here to quote the name short
+            raise RulesError(
+                f"unknown preset {describe(rules, typed=False)}; brisca.PRESETS lists them"
+            )
         rules = preset(rules)
     if not isinstance(rules, Rules):
-        raise RulesError(f"rules must be a brisca.Rules or a preset name, got {rules!r}")
+        raise RulesError(f"rules must be a brisca.Rules or a preset name, got {describe(rules)}")
     if isinstance(bots, (str, bytes)) or not isinstance(bots, Iterable):
-        raise StateError(f"play_game needs a sequence of bots, one per seat; got {bots!r}")
+        raise StateError(f"play_game needs a sequence of bots, one per seat; got {describe(bots)}")
     bots = tuple(bots)
+    if on_action is not None and not callable(on_action):
+        raise StateError(f"on_action must be a callable or None, got {describe(on_action)}")
     if len(bots) != rules.num_players or not all(callable(bot) for bot in bots):
         raise StateError(
             f"play_game needs one bot (a callable) per seat: {rules.num_players}, got {len(bots)}"
@@ -330,5 +373,7 @@ def play_game(
         try:
             state = apply(state, action)
         except IllegalActionError as error:
-            raise IllegalActionError(f"the bot of seat {seat} chose {action!r}: {error}") from None
+            raise IllegalActionError(
+                f"the bot of seat {seat} chose {describe(action, typed=False)}: {error}"
+            ) from None
     return state, result(state)

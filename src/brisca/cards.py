@@ -12,7 +12,7 @@ import functools
 import re
 import unicodedata
 
-from brisca.errors import NotationError
+from brisca.errors import NotationError, describe
 from brisca.option import Option
 
 __all__ = [
@@ -110,7 +110,7 @@ class Card:
         except (KeyError, TypeError):
             raise NotationError(
                 f"no such card: rank must be an int in 1..12 and suit a brisca.Suit, "
-                f"got {rank!r}, {suit!r}"
+                f"got {describe(rank)}, {describe(suit)}"
             ) from None
 
     @classmethod
@@ -174,7 +174,7 @@ class Card:
             NotationError: the text names no card.
         """
         if not isinstance(text, str):
-            raise NotationError(f"a card must be given as text, got {text!r}")
+            raise NotationError(f"a card must be given as text, got {describe(text)}")
         found = _BY_TEXT.get(text.strip().upper())
         if found is not None:
             return found
@@ -219,28 +219,43 @@ _NAME = re.compile(r"^(\w+) (?:de|of) (?:los |las |the )?(\w+)$")
 _FRENCH = re.compile(r"^(10|[2-9]|[AJQK])([♦♥♠♣DHSC])$")
 
 
+def _foreign_digit(text: str) -> bool:
+    """Whether `text` holds a digit or number sign other than ASCII 0-9 (such as ``²``,
+    ``½`` or ``٣``), which folding would turn into ASCII digits or drop."""
+    return any(c.isnumeric() and not c.isascii() for c in text)
+
+
 def _parse_slow(text: str) -> Card:
+    if _foreign_digit(text):
+        raise NotationError(
+            f"cannot read {describe(text, typed=False)} as a card: ranks are written "
+            "with the ASCII digits 0-9"
+        )
     name = _NAME.match(_fold(text))
     if name:
         word, suit_word = name.groups()
-        rank = int(word) if word.isdigit() else _WORD_RANK.get(word)
+        # Folded text is ASCII, so only the digits 0-9 reach int().
+        ascii_number = word.isascii() and word.isdigit() and len(word) < 3
+        rank = int(word) if ascii_number else _WORD_RANK.get(word)
         suit = _WORD_SUIT.get(suit_word)
         if rank in RANKS and suit is not None:
             return _CARDS[rank, suit]
-        raise NotationError(f"{text!r} names no Spanish card")
+        raise NotationError(f"{describe(text, typed=False)} names no Spanish card")
     french = _FRENCH.match("".join(text.split()).upper().replace("\ufe0f", ""))
     if french:
         rank_text, suit_text = french.groups()
         if rank_text in ("8", "9", "10"):
             raise NotationError(
-                f"{text!r}: the French {rank_text} has no Brisca equivalent (the Sota is J)"
+                f"{describe(text, typed=False)}: the French {rank_text} has no Brisca equivalent "
+                "(the Sota is J)"
             )
         rank = _FRENCH_RANK.get(rank_text) or int(rank_text)
         if suit_text == "C":  # only after a letter rank: "7C" was read as copas above
             return _CARDS[rank, Suit.BASTOS]
         return _CARDS[rank, _FRENCH_SUIT[suit_text]]
     raise NotationError(
-        f"cannot read {text!r} as a card; expected a code such as '1O', '12E' or a name "
+        f"cannot read {describe(text, typed=False)} as a card; expected a code such as '1O', "
+        "'12E' or a name "
         "such as 'As de Oros'"
     )
 

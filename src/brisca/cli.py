@@ -1116,7 +1116,7 @@ def _preset(name: str) -> Rules:
     try:
         return brisca.preset(name)
     except BriscaError as error:
-        raise Usage(str(error)) from None
+        raise Usage(f"{error}\nthe presets: {', '.join(brisca.PRESETS)}") from None
 
 
 def _parser() -> argparse.ArgumentParser:

@@ -62,9 +62,10 @@ Spanish game has 40 actions, its plays.
 
 from __future__ import annotations
 
+import contextlib
 import enum
 import functools
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 import attrs
@@ -86,9 +87,16 @@ from brisca.actions import (
 )
 from brisca.cards import RANKS, Card, DeckKind, Suit, deck_cards
 from brisca.engine import legal_actions
-from brisca.errors import BriscaError, IllegalActionError, NotationError, RulesError, StateError
+from brisca.errors import (
+    BriscaError,
+    IllegalActionError,
+    NotationError,
+    RulesError,
+    StateError,
+    describe,
+)
 from brisca.rules import BlackHand, BlackHandClaim, ChiamataTwoRule, Rules, Signals, TrumpSelection
-from brisca.sampling import _inconsistent, known_hands, unseen_cards
+from brisca.sampling import known_hands, unseen_cards
 from brisca.state import Observation, State
 from brisca.variants.signals import VOCABULARIES
 
@@ -137,6 +145,29 @@ def _readable(value: object) -> Any:
     return str(value)
 
 
+@contextlib.contextmanager
+def _hand_edited() -> Iterator[None]:
+    """Turn what a hand-edited view with junk fields trips on into a `StateError`: a view
+    from :func:`brisca.observe` never trips. The message names the error's type only,
+    as the error itself may quote the view, hidden cards and all."""
+    try:
+        yield
+    except BriscaError:
+        raise
+    except (
+        LookupError,
+        TypeError,
+        AttributeError,
+        ValueError,
+        ArithmeticError,
+        RecursionError,
+    ) as error:
+        raise StateError(
+            f"the observation is inconsistent, not one brisca.observe gives "
+            f"({type(error).__name__})"
+        ) from None
+
+
 def observation_to_dict(observation: Observation) -> dict[str, Any]:
     """Every field of `observation` as readable JSON-ready data, plus ``side_points``.
 
@@ -151,20 +182,25 @@ def observation_to_dict(observation: Observation) -> dict[str, Any]:
     """
     if not isinstance(observation, Observation):
         raise StateError(f"expected a brisca.Observation, got {type(observation).__name__}")
-    out = {f.name: _readable(getattr(observation, f.name)) for f in attrs.fields(Observation)}
-    out["side_points"] = list(observation.side_points)
+    with _hand_edited():
+        out = {f.name: _readable(getattr(observation, f.name)) for f in attrs.fields(Observation)}
+        out["side_points"] = list(observation.side_points)
     return out
 
 
-@functools.lru_cache(maxsize=256)
 def encoding_layout(rules: Rules) -> tuple[tuple[str, int, int], ...]:
     """The blocks of :func:`encode_observation` for `rules`: ``(name, offset, size)``.
 
     Raises:
         RulesError: `rules` is not a Rules.
     """
-    if not isinstance(rules, Rules):
-        raise RulesError(f"expected a brisca.Rules, got {rules!r}")
+    if not isinstance(rules, Rules):  # before the cache, which would hash any value
+        raise RulesError(f"expected a brisca.Rules, got {describe(rules)}")
+    return _layout(rules)
+
+
+@functools.lru_cache(maxsize=256)
+def _layout(rules: Rules) -> tuple[tuple[str, int, int], ...]:
     d, n = len(rules.cards), rules.num_players
     sizes = [
         ("hand", d),
@@ -201,7 +237,11 @@ def encoding_layout(rules: Rules) -> tuple[tuple[str, int, int], ...]:
 
 
 def encoding_size(rules: Rules) -> int:
-    """The length of every :func:`encode_observation` vector for `rules`."""
+    """The length of every :func:`encode_observation` vector for `rules`.
+
+    Raises:
+        RulesError: `rules` is not a Rules.
+    """
     _, offset, size = encoding_layout(rules)[-1]
     return offset + size
 
@@ -214,7 +254,7 @@ def encode_observation(observation: Observation) -> list[float]:
     """
     if not isinstance(observation, Observation):
         raise StateError(f"expected a brisca.Observation, got {type(observation).__name__}")
-    with _inconsistent():
+    with _hand_edited():
         return _encode(observation)
 
 
@@ -381,7 +421,7 @@ def action_space(rules: Rules) -> tuple[Action, ...]:
         RulesError: `rules` is not a Rules.
     """
     if not isinstance(rules, Rules):
-        raise RulesError(f"expected a brisca.Rules, got {rules!r}")
+        raise RulesError(f"expected a brisca.Rules, got {describe(rules)}")
     return _space(rules)[0]
 
 
@@ -394,7 +434,7 @@ def action_index(action: Action, rules: Rules) -> int:
         IllegalActionError: these rules never offer `action`.
     """
     if not isinstance(rules, Rules):
-        raise RulesError(f"expected a brisca.Rules, got {rules!r}")
+        raise RulesError(f"expected a brisca.Rules, got {describe(rules)}")
     try:
         index = _space(rules)[1].get(action)
     except TypeError:  # unhashable: certainly no action
@@ -403,7 +443,7 @@ def action_index(action: Action, rules: Rules) -> int:
         return index
     if action in ACTION_SPACE:
         raise IllegalActionError(f"these rules never offer {action}")
-    raise NotationError(f"not a brisca action: {action!r}")
+    raise NotationError(f"not a brisca action: {describe(action)}")
 
 
 def action_from_index(index: int, rules: Rules) -> Action:
@@ -416,7 +456,8 @@ def action_from_index(index: int, rules: Rules) -> Action:
     actions = action_space(rules)
     if type(index) is not int or not 0 <= index < len(actions):
         raise NotationError(
-            f"an action index for these rules is an int from 0 to {len(actions) - 1}, got {index!r}"
+            f"an action index for these rules is an int from 0 to {len(actions) - 1}, "
+            f"got {describe(index)}"
         )
     return actions[index]
 
@@ -437,8 +478,25 @@ def legal_mask(state: State) -> list[bool]:
 
 
 def decode_mask(mask: Sequence[bool], rules: Rules) -> tuple[Action, ...]:
-    """The actions a mask marks, in index order: the inverse of :func:`legal_mask`."""
+    """The actions a mask marks, in index order: the inverse of :func:`legal_mask`.
+
+    `mask` is any sequence of booleans (or of 0 and 1), such as a numpy array.
+
+    Raises:
+        RulesError: `rules` is not a Rules.
+        NotationError: `mask` is not such a sequence, of the length of the action space.
+    """
     actions = action_space(rules)
+    if isinstance(mask, (str, bytes, dict)) or not isinstance(mask, Iterable):
+        raise NotationError(f"a mask is a sequence of booleans, got {describe(mask)}")
+    mask = list(mask)
+    for k, on in enumerate(mask):
+        try:  # numpy's booleans and 0/1 ints compare equal to False/True
+            boolean = type(on) is bool or (not isinstance(on, (str, bytes)) and on in (0, 1))
+        except (TypeError, ValueError):
+            boolean = False
+        if not boolean:
+            raise NotationError(f"mask[{k}] must be a boolean, got {describe(on)}")
     if len(mask) != len(actions):
         raise NotationError(f"a mask for these rules has {len(actions)} entries, not {len(mask)}")
     return tuple(a for a, on in zip(actions, mask, strict=True) if on)

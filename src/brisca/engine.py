@@ -17,8 +17,9 @@ import attrs
 
 from brisca.actions import Action, Bid, Play
 from brisca.cards import Card, DeckKind, Suit, deck_cards
-from brisca.errors import IllegalActionError, RulesError, StateError
+from brisca.errors import IllegalActionError, RulesError, StateError, describe
 from brisca.events import CardPlayed, CardsDrawn, Event, HandEnded, TrickWon, TrumpRevealed
+from brisca.presets import preset
 from brisca.rng import Generator
 from brisca.rules import (
     SUIT_ROTATION,
@@ -64,7 +65,7 @@ __all__ = [
 
 
 def new_game(
-    rules: Rules | None = None,
+    rules: Rules | str | None = None,
     *,
     seed: int | None = None,
     deck: Iterable[Card | str] | None = None,
@@ -74,7 +75,7 @@ def new_game(
     """Shuffle and deal a hand.
 
     Args:
-        rules: the variant; ``Rules()`` when omitted.
+        rules: the variant, as a `Rules` or a preset's name; ``Rules()`` when omitted.
         seed: any non-negative int. The shuffle comes from
             :class:`brisca.rng.Generator`, so a seed gives the same deal on every platform.
         deck: instead of a seed, the order in which cards leave the pack: the
@@ -88,7 +89,7 @@ def new_game(
     system and kept in ``state.seed``, so that every game can be replayed.
 
     Raises:
-        RulesError: `rules` is not a `Rules`.
+        RulesError: `rules` is neither a `Rules` nor a preset's name.
         StateError: a bad seed, deck, dealer or hand number.
     """
     rules = checked_rules(rules)
@@ -96,9 +97,9 @@ def new_game(
     if dealer is None:
         dealer = n - 1
     if type(dealer) is not int or not 0 <= dealer < n:
-        raise StateError(f"dealer must be a seat from 0 to {n - 1}, got {dealer!r}")
+        raise StateError(f"dealer must be a seat from 0 to {n - 1}, got {describe(dealer)}")
     if type(hand_number) is not int or hand_number < 0:
-        raise StateError(f"hand_number must be a non-negative int, got {hand_number!r}")
+        raise StateError(f"hand_number must be a non-negative int, got {describe(hand_number)}")
     pack = rules.cards
     if deck is not None:
         if seed is not None:
@@ -118,15 +119,19 @@ def new_game(
 
 
 def checked_rules(rules: object) -> Rules:
-    """`rules`, or ``Rules()`` when it is ``None``.
+    """`rules` as a `Rules`: itself, the preset it names, or ``Rules()`` for ``None``.
+
+    Every function that takes rules reads them through this, so each takes a preset name.
 
     Raises:
-        RulesError: `rules` is not a `Rules`.
+        RulesError: `rules` is neither a `Rules` nor a preset's name.
     """
     if rules is None:
         return Rules()
+    if isinstance(rules, str):
+        return preset(rules)
     if not isinstance(rules, Rules):
-        raise RulesError(f"rules must be a brisca.Rules, got {rules!r}")
+        raise RulesError(f"rules must be a brisca.Rules or a preset name, got {describe(rules)}")
     return rules
 
 
@@ -139,13 +144,13 @@ def checked_seed(seed: object) -> int:
     if seed is None:
         return int.from_bytes(os.urandom(16), "big")
     if type(seed) is not int or seed < 0:
-        raise StateError(f"seed must be a non-negative int, got {seed!r}")
+        raise StateError(f"seed must be a non-negative int, got {describe(seed)}")
     return seed
 
 
 def _checked_deck(deck: Iterable[Card | str], pack: tuple[Card, ...]) -> list[Card]:
     if isinstance(deck, (str, bytes)) or not isinstance(deck, Iterable):
-        raise StateError(f"deck must be a sequence of cards, got {deck!r}")
+        raise StateError(f"deck must be a sequence of cards, got {describe(deck)}")
     order = [c if isinstance(c, Card) else Card.parse(c) for c in deck]
     if len(order) != len(pack):
         raise StateError(f"deck has {len(order)} cards; these rules play with {len(pack)}")
@@ -192,7 +197,7 @@ def deal_layout(rules: Rules, dealer: int) -> DealLayout:
     rules = checked_rules(rules)
     n = rules.num_players
     if type(dealer) is not int or not 0 <= dealer < n:
-        raise StateError(f"dealer must be a seat from 0 to {n - 1}, got {dealer!r}")
+        raise StateError(f"dealer must be a seat from 0 to {n - 1}, got {describe(dealer)}")
     return table_for(rules, dealer).layout
 
 
@@ -662,7 +667,7 @@ def observe(state: State | Playable[V, Any], seat: int) -> Observation | V:
     table, rules = state.table, state.rules
     n = rules.num_players
     if type(seat) is not int or not 0 <= seat < n:
-        raise StateError(f"seat must be from 0 to {n - 1}, got {seat!r:.40}")
+        raise StateError(f"seat must be from 0 to {n - 1}, got {describe(seat)}")
     public = trump_is_public(state)
     partner_hands: tuple[tuple[int, tuple[Card, ...]], ...] = ()
     if rules.partner_hand_visibility is PartnerHandVisibility.SHOW_AFTER_DEAL:

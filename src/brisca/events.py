@@ -35,7 +35,7 @@ from typing import Any
 import attrs
 
 from brisca.cards import Card, Suit
-from brisca.errors import StateError
+from brisca.errors import StateError, describe
 from brisca.state import Seat
 
 __all__ = [
@@ -83,7 +83,7 @@ class Event:
 
 def _check_seat(seat: object) -> None:
     if type(seat) is not int or seat < 0:
-        raise StateError(f"a seat is a non-negative int, got {seat!r}")
+        raise StateError(f"a seat is a non-negative int, got {describe(seat)}")
 
 
 @attrs.frozen
@@ -205,7 +205,7 @@ def events_for(seat: Seat, events: Iterable[Event]) -> tuple[Event, ...]:
     seen = []
     for event in events:
         if not isinstance(event, Event):
-            raise StateError(f"expected brisca events, got {event!r}")
+            raise StateError(f"expected brisca events, got {describe(event)}")
         view = event.view(seat)
         if view is not None:
             seen.append(view)

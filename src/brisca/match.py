@@ -127,7 +127,15 @@ from brisca.engine import (
     observe,
     result,
 )
-from brisca.errors import BriscaError, IllegalActionError, NotationError, StateError
+from brisca.errors import (
+    BriscaError,
+    IllegalActionError,
+    NotationError,
+    RulesError,
+    StateError,
+    describe,
+)
+from brisca.jsonio import Fields, parse
 from brisca.rng import Generator
 from brisca.rules import (
     CapoteDefinition,
@@ -140,6 +148,7 @@ from brisca.rules import (
 from brisca.state import HandResult, Observation, Seat, State
 
 __all__ = [
+    "MAX_DEALS",
     "HandRecord",
     "Match",
     "MatchObservation",
@@ -162,10 +171,26 @@ FORMAT = "brisca-match"
 VERSION = 1
 #: Hand seeds are drawn below this bound.
 SEED_SPACE = 2**128
+#: The most deals (replays and void hands included) :func:`loads_match` reads from a
+#: record. Loading costs time in proportion to the deals: about 0.1 ms per void hand,
+#: so a record at the limit loads in about a second.
+MAX_DEALS = 10_000
 #: Card points in a hand: what a black hand is worth under ``cumulative_card_points`` [P].
 HAND_POINTS = 120
 
 _ZERO = Fraction(0)
+
+
+@attrs.frozen
+class _SeedStream:
+    """The match seed stream just after deal `number`'s seed was drawn (see the module
+    documentation); `generator` is never advanced, only copied."""
+
+    seed: int
+    agreed: bool
+    rules: Rules
+    number: int
+    generator: Generator
 
 
 @attrs.frozen
@@ -226,6 +251,10 @@ class Match(Playable["MatchObservation", "MatchResult"]):
     standings: tuple[Fraction, ...]
     #: The winning seats once the match is over; empty while it lasts or when drawn.
     winners: tuple[Seat, ...]
+    # Where the seed stream stands after the hand in progress was dealt, so that the next
+    # deal draws one seed instead of re-reading the stream from its start. A cache, so
+    # it takes no part in equality; ``None`` (or a stale one) means "read from the start".
+    _stream: _SeedStream | None = attrs.field(default=None, eq=False, repr=False)
 
     @property
     def is_over(self) -> bool:
@@ -349,7 +378,8 @@ def new_match(
     """Start a match: choose the first dealer and deal the first hand.
 
     Args:
-        rules: the variant and its match options; ``Rules()`` when omitted.
+        rules: the variant and its match options, as a `Rules` or a preset's name;
+            ``Rules()`` when omitted.
         seed: any non-negative int; the first dealer and, without `decks`, every
             hand's shuffle derive from it (see the module documentation). Drawn
             from the operating system when omitted, and recorded.
@@ -359,22 +389,28 @@ def new_match(
             `first_dealer` is ignored.
 
     Raises:
-        RulesError: `rules` is not a `Rules`.
+        RulesError: `rules` is neither a `Rules` nor a preset's name.
         NotationError: a card code in `decks` cannot be read.
         StateError: a bad seed, deck or dealer.
     """
+    if seed is not None and (type(seed) is not int or seed < 0):
+        raise StateError(f"seed must be a non-negative int, got {describe(seed)}")
     rules = checked_rules(rules)
     n = rules.num_players
     seed = checked_seed(seed)
     orders = None if decks is None else _checked_decks(decks, rules.cards)
     if dealer is not None and (type(dealer) is not int or not 0 <= dealer < n):
-        raise StateError(f"dealer must be a seat from 0 to {n - 1}, got {dealer!r}")
+        raise StateError(f"dealer must be a seat from 0 to {n - 1}, got {describe(dealer)}")
     agreed = dealer is not None
+    gen = Generator(seed)
     if dealer is None:
-        cut, dealer = _draw_first_dealer(rules, Generator(seed))
+        cut, dealer = _draw_first_dealer(rules, gen)
     else:
         cut = ()
-    match = Match(rules, seed, orders, dealer, agreed, cut, (), None, (), 1, 0, (_ZERO,) * n, ())
+    stream = _SeedStream(seed, agreed, rules, -1, gen)
+    match = Match(
+        rules, seed, orders, dealer, agreed, cut, (), None, (), 1, 0, (_ZERO,) * n, (), stream
+    )
     return _deal_from(match, dealer, match.hands, match.actions, 1, 0, match.standings)
 
 
@@ -382,11 +418,11 @@ def _checked_decks(
     decks: Iterable[Iterable[Card | str]], pack: tuple[Card, ...]
 ) -> tuple[tuple[Card, ...], ...]:
     if isinstance(decks, (str, bytes)) or not isinstance(decks, Iterable):
-        raise StateError(f"decks must be a sequence of deck orders, got {decks!r}")
+        raise StateError(f"decks must be a sequence of deck orders, got {describe(decks)}")
     orders = []
     for k, deck in enumerate(decks):
         if isinstance(deck, (str, bytes)) or not isinstance(deck, Iterable):
-            raise StateError(f"decks[{k}] must be a sequence of cards, got {deck!r}")
+            raise StateError(f"decks[{k}] must be a sequence of cards, got {describe(deck)}")
         order = tuple(c if isinstance(c, Card) else Card.parse(c) for c in deck)
         if len(order) != len(pack) or set(order) != set(pack):
             raise StateError(
@@ -419,26 +455,42 @@ def _draw_first_dealer(rules: Rules, gen: Generator) -> tuple[tuple[CutRound, ..
             return tuple(rounds), cutters[0]
 
 
-def _hand_seed(match: Match, number: int) -> int:
-    """The seed of deal `number`: the stream after the first-dealer draws, `number` seeds on."""
-    gen = Generator(match.seed)
-    if not match.first_dealer_agreed:
-        _draw_first_dealer(match.rules, gen)
-    for _ in range(number):
-        gen.below(SEED_SPACE)
-    return gen.below(SEED_SPACE)
+def _hand_seed(match: Match, number: int) -> tuple[int, _SeedStream]:
+    """The seed of deal `number`: the stream after the first-dealer draws, `number` seeds on.
+
+    The stream carried by `match` makes this one draw when it stands at deal
+    ``number - 1``, so a match of H deals reads the stream once, not H times.
+    """
+    stream = match._stream
+    if not (
+        stream is not None
+        and stream.number == number - 1
+        and stream.seed == match.seed
+        and stream.agreed == match.first_dealer_agreed
+        and (stream.rules is match.rules or stream.rules == match.rules)
+    ):
+        gen = Generator(match.seed)
+        if not match.first_dealer_agreed:
+            _draw_first_dealer(match.rules, gen)
+        for _ in range(number):
+            gen.below(SEED_SPACE)
+    else:
+        gen = stream.generator.copy()
+    seed = gen.below(SEED_SPACE)
+    return seed, _SeedStream(match.seed, match.first_dealer_agreed, match.rules, number, gen)
 
 
-def _deal(match: Match, number: int, dealer: Seat) -> State:
+def _deal(match: Match, number: int, dealer: Seat) -> tuple[State, _SeedStream | None]:
     rules = match.rules
     if match.decks is None:
-        return new_game(rules, seed=_hand_seed(match, number), dealer=dealer, hand_number=number)
+        seed, stream = _hand_seed(match, number)
+        return new_game(rules, seed=seed, dealer=dealer, hand_number=number), stream
     if number >= len(match.decks):
         raise StateError(
             f"the match needs a deck for deal {number}, but only {len(match.decks)} "
             "deck(s) were given"
         )
-    return new_game(rules, deck=match.decks[number], dealer=dealer, hand_number=number)
+    return new_game(rules, deck=match.decks[number], dealer=dealer, hand_number=number), None
 
 
 def _not_a_match(match: object) -> StateError:
@@ -500,6 +552,7 @@ def match_apply(match: Match, action: Action) -> Match:
             match.ties,
             match.standings,
             match.winners,
+            match._stream,
         )
     return _settle(match, state, actions)
 
@@ -564,7 +617,7 @@ def _deal_from(
     standings: tuple[Fraction, ...],
 ) -> Match:
     """The match with the next hand dealt by `dealer`; a hand over at once is settled too."""
-    state = _deal(match, len(hands), dealer)
+    state, stream = _deal(match, len(hands), dealer)
     following = Match(
         match.rules,
         match.seed,
@@ -579,6 +632,7 @@ def _deal_from(
         ties,
         standings,
         (),
+        stream,
     )
     if state.is_over:  # a hand can end before any play, e.g. on a black hand shown at the deal
         return _settle(following, state, following.actions)
@@ -603,7 +657,25 @@ def hand_value(rules: Rules, outcome: HandResult, tricks_won: Sequence[int]) -> 
         outcome: the hand's result.
         tricks_won: tricks won per side, in ``outcome.sides`` order (for
             ``capote_definition='all_tricks'``).
+
+    Raises:
+        RulesError: `rules` is not a Rules.
+        StateError: `outcome` is not a HandResult, or `tricks_won` not a count per side.
     """
+    if not isinstance(rules, Rules):
+        raise RulesError(f"rules must be a brisca.Rules, got {describe(rules)}")
+    if not isinstance(outcome, HandResult):
+        raise StateError(f"outcome must be a brisca.HandResult, got {describe(outcome)}")
+    if (
+        isinstance(tricks_won, (str, bytes))
+        or not isinstance(tricks_won, Sequence)
+        or len(tricks_won) != len(outcome.sides)
+        or not all(type(t) is int and t >= 0 for t in tricks_won)
+    ):
+        raise StateError(
+            f"tricks_won must hold a count of tricks per side ({len(outcome.sides)}), "
+            f"got {describe(tricks_won)}"
+        )
     winner = _hand_winner(outcome)
     if winner is None:
         return 0
@@ -701,7 +773,7 @@ def match_observe(match: Match, seat: int) -> MatchObservation:
         raise _not_a_match(match)
     n = match.rules.num_players
     if type(seat) is not int or not 0 <= seat < n:
-        raise StateError(f"seat must be from 0 to {n - 1}, got {seat!r}")
+        raise StateError(f"seat must be from 0 to {n - 1}, got {describe(seat)}")
     return MatchObservation(
         seat,
         match.rules,
@@ -799,55 +871,104 @@ def _record(match: Match) -> dict[str, Any]:
     }
 
 
+_RECORD_KEYS = (
+    "format",
+    "version",
+    "rules",
+    "seed",
+    "decks",
+    "first_dealer",
+    "first_dealer_agreed",
+    "cut",
+    "actions",
+    "hands",
+    "standings",
+    "stake",
+    "ties",
+    "over",
+    "winners",
+)
+
+
+def _replay_deal(match: Match, k: int, texts: list[str]) -> Match:
+    """`match` after deal `k`'s recorded actions, which must all belong to that deal.
+
+    The hand is played state by state and the match rebuilt once, when the deal's
+    actions are done: rebuilding it per action would copy its history every time,
+    and loading would cost time quadratic in the number of deals.
+    """
+    state = match.state
+    done: list[Action] = []
+    for j, text_action in enumerate(texts):
+        action = parse_action(text_action)
+        if match.hand_number != k or state is None or state.is_over:
+            raise StateError(
+                f"match record: action {j} of deal {k} "
+                f"({describe(text_action, typed=False)}) does not belong to that deal"
+            )
+        try:
+            state = apply(state, action)
+        except BriscaError as error:
+            raise StateError(
+                f"match record: action {j} of deal {k} "
+                f"({describe(text_action, typed=False)}): {error}"
+            ) from None
+        done.append(action)
+    if not done or state is None:
+        return match
+    actions = (*match.actions[:-1], (*match.actions[-1], *done))
+    if state.is_over:
+        return _settle(match, state, actions)
+    return attrs.evolve(match, state=state, actions=actions)
+
+
 def loads_match(text: str | bytes) -> Match:
     """Read a match written by :func:`dumps_match`, replaying it to check it.
 
     The match is rebuilt from its rules, seed, decks and actions through
     :func:`new_match` and :func:`match_apply`, so every action must be legal;
     then the rebuilt match's record must equal the text's, field by field, so
-    a tampered cut, result, standing or stake is refused too.
+    a tampered cut, result, standing or stake is refused too. The replay costs
+    time in proportion to the record's size, and a record of more than
+    :data:`MAX_DEALS` deals is refused before any of it is replayed.
 
     Raises:
-        NotationError: the text is not a match record (bad JSON, shape or notation).
+        NotationError: the text is not a match record (bad JSON, shape or notation),
+            or it holds more than `MAX_DEALS` deals.
         RulesError: the rules in it are invalid.
         StateError: the record reads, but its replay fails or disagrees with it.
     """
-    try:
-        data = json.loads(text)
-    except (TypeError, ValueError, RecursionError) as error:
-        raise NotationError(f"not a JSON match: {error}") from None
+    data = parse(text, "a JSON match record")
+    record = Fields(data, "match record")
     if not isinstance(data, dict):
-        raise NotationError("a match record must be a JSON object")
+        raise NotationError(f"a match record must be a JSON object, got {describe(data)}")
     if data.get("format") != FORMAT or data.get("version") != VERSION:
         raise NotationError(f"not a {FORMAT} record of version {VERSION}")
-    rules = Rules.from_dict(_field(data, "rules", dict))
-    seed = _field(data, "seed", int)
-    agreed = _field(data, "first_dealer_agreed", bool)
-    dealer = _field(data, "first_dealer", int) if agreed else None
-    decks = data.get("decks")
-    if decks is not None and not (
-        isinstance(decks, list)
-        and all(isinstance(d, list) and all(isinstance(c, str) for c in d) for d in decks)
-    ):
-        raise NotationError("decks must be null or a list of lists of card codes")
-    per_hand = _field(data, "actions", list)
-    if not all(isinstance(h, list) and all(isinstance(a, str) for a in h) for h in per_hand):
-        raise NotationError("actions must be a list of lists of action texts, one per deal")
+    record.only(_RECORD_KEYS)
+    rules = Rules.from_dict(record.get("rules", dict))
+    seed = record.get("seed", int)
+    agreed = record.get("first_dealer_agreed", bool)
+    dealer = record.get("first_dealer", int) if agreed else None
+    raw_decks = record.get("decks", list, required=False, nullable=True)
+    per_hand = record.get("actions", list)
+    # Refuse an oversized record before reading it further or replaying any of it.
+    for name, items in (("actions", per_hand), ("decks", raw_decks or ())):
+        if len(items) > MAX_DEALS:
+            raise NotationError(
+                f"match record: {name} lists {len(items)} deals; brisca reads at most "
+                f"{MAX_DEALS} (MAX_DEALS)"
+            )
+    decks = None
+    if raw_decks is not None:
+        decks = [
+            Fields(d, f"match record: decks[{k}]").texts(None) for k, d in enumerate(raw_decks)
+        ]
+    per_hand = [
+        Fields(h, f"match record: actions[{k}]").texts(None) for k, h in enumerate(per_hand)
+    ]
     match = new_match(rules, seed=seed, decks=decks, dealer=dealer)
     for k, hand in enumerate(per_hand):
-        for j, text_action in enumerate(hand):
-            action = parse_action(text_action)
-            if match.hand_number != k or match.is_over:
-                raise StateError(
-                    f"match record: action {j} of deal {k} ({text_action!r}) does not "
-                    "belong to that deal"
-                )
-            try:
-                match = match_apply(match, action)
-            except BriscaError as error:
-                raise StateError(
-                    f"match record: action {j} of deal {k} ({text_action!r}): {error}"
-                ) from None
+        match = _replay_deal(match, k, hand)
     replayed = _record(match)
     differ = sorted(key for key in set(replayed) | set(data) if replayed.get(key) != data.get(key))
     if differ:
@@ -855,12 +976,3 @@ def loads_match(text: str | bytes) -> Match:
             f"match record: {', '.join(differ)} disagree(s) with the replay of its actions"
         )
     return match
-
-
-def _field(data: dict[str, Any], key: str, kind: type) -> Any:
-    if key not in data:
-        raise NotationError(f"the match record lacks {key!r}")
-    value = data[key]
-    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-        raise NotationError(f"match record: {key} must be {kind.__name__}, got {value!r}")
-    return value

@@ -6,12 +6,13 @@
 
 from __future__ import annotations
 
+import difflib
 from types import MappingProxyType
 from typing import Any
 
 import attrs
 
-from brisca.errors import RulesError
+from brisca.errors import RulesError, describe
 from brisca.rules import SWAP_BUNDLES, Rules
 
 __all__ = ["PRESETS", "preset"]
@@ -118,6 +119,7 @@ def preset(name: str) -> Rules:
     try:
         return PRESETS[name]
     except (KeyError, TypeError):
-        raise RulesError(
-            f"unknown preset {name!r}; the presets are: {', '.join(PRESETS)}"
-        ) from None
+        pass
+    close = difflib.get_close_matches(name, PRESETS, n=3) if isinstance(name, str) else []
+    hint = f"did you mean {', '.join(close)}? " if close else ""
+    raise RulesError(f"unknown preset {describe(name)}; {hint}brisca.PRESETS lists them all")

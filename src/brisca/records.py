@@ -55,6 +55,7 @@ tie. Readers must refuse another ``format`` or a ``version`` they do not know.
 from __future__ import annotations
 
 import json
+import typing
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from importlib import resources
 from typing import IO, Any
@@ -64,7 +65,15 @@ import attrs
 from brisca.actions import Action, parse_action
 from brisca.cards import Card
 from brisca.engine import apply, new_game, result
-from brisca.errors import BriscaError, IllegalActionError, NotationError, RulesError, StateError
+from brisca.errors import (
+    BriscaError,
+    IllegalActionError,
+    NotationError,
+    RulesError,
+    StateError,
+    describe,
+)
+from brisca.jsonio import Fields, parse
 from brisca.presets import PRESETS
 from brisca.rules import Rules
 from brisca.state import State
@@ -105,12 +114,12 @@ def _action_text(value: object) -> str:
             return str(value)
     except BriscaError:
         pass
-    raise NotationError(f"an action must be text or a brisca action, got {value!r}")
+    raise NotationError(f"an action must be text or a brisca action, got {describe(value)}")
 
 
 def _actions(value: object) -> tuple[str, ...]:
     if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
-        raise NotationError(f"actions must be a sequence of actions, got {value!r}")
+        raise NotationError(f"actions must be a sequence of actions, got {describe(value)}")
     return tuple(_action_text(a) for a in value)
 
 
@@ -118,23 +127,23 @@ def _deck(value: object) -> tuple[Card, ...] | None:
     if value is None:
         return None
     if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
-        raise NotationError(f"deck must be a sequence of cards, got {value!r}")
+        raise NotationError(f"deck must be a sequence of cards, got {describe(value)}")
     return tuple(c if isinstance(c, Card) else Card.parse(c) for c in value)
 
 
 def _strings(value: object) -> tuple[str, ...]:
     if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
-        raise NotationError(f"players must be a sequence of names, got {value!r}")
+        raise NotationError(f"players must be a sequence of names, got {describe(value)}")
     names = tuple(value)
     if not all(isinstance(n, str) for n in names):
-        raise NotationError(f"players' names must be strings, got {names!r}")
+        raise NotationError(f"players' names must be strings, got {describe(names)}")
     return names
 
 
 def _tags(value: object) -> tuple[tuple[str, str], ...]:
     items = value.items() if isinstance(value, Mapping) else value
     if isinstance(items, (str, bytes)) or not isinstance(items, Iterable):
-        raise NotationError(f"tags must map names to strings, got {value!r}")
+        raise NotationError(f"tags must map names to strings, got {describe(value)}")
     pairs = []
     for item in items:
         if not (
@@ -143,7 +152,7 @@ def _tags(value: object) -> tuple[tuple[str, str], ...]:
             and isinstance(item[0], str)
             and isinstance(item[1], str)
         ):
-            raise NotationError(f"tags must map names to strings, got {value!r}")
+            raise NotationError(f"tags must map names to strings, got {describe(value)}")
         pairs.append(item)
     # Sorted and unique, so that equal tags give equal records whatever their order.
     return tuple(sorted(dict(pairs).items()))
@@ -152,23 +161,23 @@ def _tags(value: object) -> tuple[tuple[str, str], ...]:
 def _optional_text(name: str) -> Any:
     def check(instance: object, attribute: attrs.Attribute[Any], value: Any) -> None:
         if value is not None and not isinstance(value, str):
-            raise NotationError(f"{name} must be text, got {value!r}")
+            raise NotationError(f"{name} must be text, got {describe(value)}")
 
     return check
 
 
 def _points(value: object) -> tuple[int, ...]:
     if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
-        raise NotationError(f"result points must be a sequence of ints, got {value!r}")
+        raise NotationError(f"result points must be a sequence of ints, got {describe(value)}")
     points = tuple(value)
     if not all(_is_int(p) for p in points):
-        raise NotationError(f"result points must be ints, got {points!r}")
+        raise NotationError(f"result points must be ints, got {describe(points)}")
     return points
 
 
 def _winner(instance: object, attribute: attrs.Attribute[Any], value: Any) -> None:
     if value is not None and not _is_int(value):
-        raise NotationError(f"result winner must be a side's index or None, got {value!r}")
+        raise NotationError(f"result winner must be a side's index or None, got {describe(value)}")
 
 
 @attrs.frozen
@@ -190,17 +199,24 @@ class RecordedResult:
 def _result(value: object) -> RecordedResult | None:
     if value is None or isinstance(value, RecordedResult):
         return value
-    raise NotationError(f"result must be a RecordedResult or None, got {value!r}")
+    raise NotationError(f"result must be a RecordedResult or None, got {describe(value)}")
 
 
 def _check_rules(instance: object, attribute: attrs.Attribute[Any], value: Any) -> None:
     if not isinstance(value, Rules):
-        raise RulesError(f"rules must be a brisca.Rules, got {value!r}")
+        raise RulesError(f"rules must be a brisca.Rules, got {describe(value)}")
 
 
 def _check_preset(instance: object, attribute: attrs.Attribute[Any], value: Any) -> None:
     if value is not None and (not isinstance(value, str) or value not in PRESETS):
-        raise RulesError(f"unknown preset {value!r}; the presets are: {', '.join(PRESETS)}")
+        raise _unknown_preset(value)
+
+
+def _unknown_preset(name: object) -> RulesError:
+    return RulesError(
+        f"unknown preset {describe(name, typed=False)}; brisca.PRESETS lists the "
+        f"{len(PRESETS)} presets, such as spanish-2p or arrastre-4p"
+    )
 
 
 @attrs.frozen
@@ -241,13 +257,17 @@ class GameRecord:
     def __attrs_post_init__(self) -> None:
         n = self.rules.num_players
         if not _is_int(self.dealer) or not 0 <= self.dealer < n:
-            raise StateError(f"dealer must be a seat from 0 to {n - 1}, got {self.dealer!r}")
+            raise StateError(
+                f"dealer must be a seat from 0 to {n - 1}, got {describe(self.dealer)}"
+            )
         if (self.seed is None) == (self.deck is None):
             raise NotationError("a record gives either a seed or a deck, not both or neither")
         if self.seed is not None and (not _is_int(self.seed) or self.seed < 0):
-            raise NotationError(f"seed must be a non-negative int, got {self.seed!r}")
+            raise NotationError(f"seed must be a non-negative int, got {describe(self.seed)}")
         if not _is_int(self.hand_number) or self.hand_number < 0:
-            raise NotationError(f"hand_number must be a non-negative int, got {self.hand_number!r}")
+            raise NotationError(
+                f"hand_number must be a non-negative int, got {describe(self.hand_number)}"
+            )
         if self.players and len(self.players) != n:
             raise NotationError(f"players names {len(self.players)} seats; the rules have {n}")
 
@@ -310,13 +330,14 @@ class GameRecord:
             RulesError: the rules in it are invalid.
             StateError: the dealer is not a seat of those rules.
         """
-        record = _Fields(data, "record")
+        record = Fields(data, "record")
         if record.get("format", str) != FORMAT:
             raise NotationError(f"not a {FORMAT} record")
         version = record.get("version", int)
         if version != VERSION:
             raise NotationError(
-                f"{FORMAT} version {version} is not supported; this reads {VERSION}"
+                f"{FORMAT} version {describe(version, typed=False)} is not supported; "
+                f"this reads {VERSION}"
             )
         record.only(_TOP_KEYS)
         rules, preset = _read_rules(record.get("rules", dict))
@@ -332,7 +353,7 @@ class GameRecord:
         raw_result = record.get("result", dict, required=False, nullable=True)
         outcome = None
         if raw_result is not None:
-            fields = _Fields(raw_result, "result")
+            fields = Fields(raw_result, "result")
             fields.only(("points", "winner"))
             outcome = RecordedResult(
                 fields.get("points", list), fields.get("winner", int, nullable=True)
@@ -373,44 +394,15 @@ _TOP_KEYS = (
 )
 
 
-class _Fields:
-    """Typed access to one JSON object, with errors that name the field."""
-
-    def __init__(self, data: object, where: str) -> None:
-        if not isinstance(data, dict):
-            raise NotationError(f"{where} must be a JSON object")
-        self.data: dict[Any, Any] = data
-        self.where = where
-
-    def only(self, keys: Sequence[str]) -> None:
-        extra = sorted(str(k) for k in self.data if k not in keys)
-        if extra:
-            raise NotationError(f"{self.where} has unknown field(s): {', '.join(extra)}")
-
-    def get(self, key: str, kind: type, *, required: bool = True, nullable: bool = False) -> Any:
-        """The value of `key`, of type `kind`; ``None`` when absent (if not `required`)
-        or null (if `nullable`)."""
-        if key not in self.data:
-            if required:
-                raise NotationError(f"{self.where} lacks {key!r}")
-            return None
-        value = self.data[key]
-        if value is None and nullable:
-            return None
-        if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-            raise NotationError(f"{self.where}.{key} must be {kind.__name__}, got {value!r}")
-        return value
-
-
 def _read_rules(data: dict[Any, Any]) -> tuple[Rules, str | None]:
-    fields = _Fields(data, "rules")
+    fields = Fields(data, "rules")
     if "options" in data:
         fields.only(("options",))
         return _build_rules(fields.get("options", dict)), None
     fields.only(("preset", "overrides"))
     name = fields.get("preset", str)
     if name not in PRESETS:
-        raise RulesError(f"unknown preset {name!r}; the presets are: {', '.join(PRESETS)}")
+        raise _unknown_preset(name)
     overrides = fields.get("overrides", dict, required=False) or {}
     return _build_rules({**PRESETS[name].to_dict(), **overrides}), name
 
@@ -429,16 +421,25 @@ def dumps(record: GameRecord, *, indent: int | None = None) -> str:
     """The record as JSON text in the documented format; :func:`loads` reads it back.
 
     Raises:
-        NotationError: `record` is not a GameRecord.
+        NotationError: `record` is not a GameRecord, or `indent` is not None or an int >= 0.
     """
     if not isinstance(record, GameRecord):
         raise NotationError(f"expected a GameRecord, got {type(record).__name__}")
+    if indent is not None and (type(indent) is not int or not 0 <= indent <= 64):
+        raise NotationError(f"indent must be None or an int from 0 to 64, got {describe(indent)}")
     return json.dumps(record.to_dict(), indent=indent, ensure_ascii=False)
 
 
 def dump(record: GameRecord, fp: IO[str], *, indent: int | None = None) -> None:
-    """Write the record as JSON to the text file `fp`."""
-    fp.write(dumps(record, indent=indent))
+    """Write the record as JSON to the text file `fp`.
+
+    Raises:
+        NotationError: as :func:`dumps`, or `fp` has no ``write`` method.
+    """
+    text = dumps(record, indent=indent)
+    if not callable(getattr(fp, "write", None)):
+        raise NotationError(f"fp must be a text file open for writing, got {describe(fp)}")
+    fp.write(text)
 
 
 def loads(text: str | bytes) -> GameRecord:
@@ -449,15 +450,17 @@ def loads(text: str | bytes) -> GameRecord:
         RulesError: the rules in it are invalid.
         StateError: the dealer is not a seat of those rules.
     """
-    try:
-        data = json.loads(text)
-    except (TypeError, ValueError, RecursionError) as error:
-        raise NotationError(f"not a JSON game record: {error}") from None
-    return GameRecord.from_dict(data)
+    return GameRecord.from_dict(parse(text, "a JSON game record"))
 
 
 def load(fp: IO[str] | IO[bytes]) -> GameRecord:
-    """Read a record from the file `fp`, as :func:`loads` does."""
+    """Read a record from the file `fp`, as :func:`loads` does.
+
+    Raises:
+        NotationError: as :func:`loads`, or `fp` has no ``read`` method.
+    """
+    if not callable(getattr(fp, "read", None)):
+        raise NotationError(f"fp must be a file open for reading, got {describe(fp)}")
     return loads(fp.read())
 
 
@@ -473,6 +476,9 @@ def deck_order(state: State) -> tuple[Card, ...]:
     if not isinstance(state, State):
         raise StateError(f"expected a brisca.State, got {type(state).__name__}")
     return state.deal.deck
+
+
+_ACTION_TYPES: tuple[type, ...] = typing.get_args(Action)
 
 
 def record_game(
@@ -514,13 +520,17 @@ def record_game(
     texts = [str(a) for a in state.history]
     if actions is not None:
         if isinstance(actions, (str, bytes)) or not isinstance(actions, Iterable):
-            raise NotationError(f"actions must be a sequence of actions, got {actions!r}")
+            raise NotationError(f"actions must be a sequence of actions, got {describe(actions)}")
         for item in actions:
+            index = len(texts)
             action = parse_action(item) if isinstance(item, str) else item
+            if not isinstance(action, _ACTION_TYPES):
+                raise NotationError(f"action {index} is no action: {describe(action)}")
             try:
                 state = apply(state, action)
             except IllegalActionError as error:
-                raise IllegalActionError(f"action {len(texts)} ({action}): {error}") from None
+                shown = action if type(action).__module__ == "brisca.actions" else describe(action)
+                raise IllegalActionError(f"action {index} ({shown}): {error}") from None
             texts.append(str(action))
     deal = state.deal
     return GameRecord(
@@ -558,11 +568,15 @@ def replay(record: GameRecord) -> Iterator[State]:
         try:
             action = parse_action(text)
         except NotationError as error:
-            raise NotationError(f"action {index} ({text!r}): {error}") from None
+            raise NotationError(
+                f"action {index} ({describe(text, typed=False)}): {error}"
+            ) from None
         try:
             state = apply(state, action)
         except IllegalActionError as error:
-            raise IllegalActionError(f"action {index} ({text!r}): {error}") from None
+            raise IllegalActionError(
+                f"action {index} ({describe(text, typed=False)}): {error}"
+            ) from None
         yield state
 
 
@@ -595,6 +609,18 @@ def validate(record: GameRecord | str | bytes | Mapping[str, Any]) -> Problem | 
         state = record.initial_state()
     except BriscaError as error:
         return Problem(None, None, str(error), "malformed record")
+    except (
+        TypeError,
+        ValueError,
+        LookupError,
+        AttributeError,
+        ArithmeticError,
+        RecursionError,
+    ) as error:
+        # A Mapping or a hand-built GameRecord that breaks on reading: still no exception.
+        return Problem(
+            None, None, f"unreadable record ({type(error).__name__})", "malformed record"
+        )
     for index, text in enumerate(record.actions):
         try:
             action = parse_action(text)

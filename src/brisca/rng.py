@@ -29,6 +29,8 @@ import math
 from collections.abc import Iterable
 from typing import TypeVar
 
+from brisca.errors import StateError, describe
+
 __all__ = ["Generator"]
 
 T = TypeVar("T")
@@ -41,6 +43,8 @@ class Generator:
     __slots__ = ("_bits", "_block", "_buffer", "_prefix")
 
     def __init__(self, seed: int) -> None:
+        if type(seed) is not int or seed < 0:
+            raise StateError(f"a generator's seed must be a non-negative int, got {describe(seed)}")
         raw = seed.to_bytes((seed.bit_length() + 7) // 8, "big")
         self._prefix = _DOMAIN + len(raw).to_bytes(8, "big") + raw
         self._block = 0
@@ -58,8 +62,21 @@ class Generator:
         self._buffer &= (1 << self._bits) - 1
         return value
 
+    def copy(self) -> Generator:
+        """An independent generator at the same point of the same stream."""
+        twin = object.__new__(Generator)
+        twin._prefix, twin._block = self._prefix, self._block
+        twin._buffer, twin._bits = self._buffer, self._bits
+        return twin
+
     def below(self, n: int) -> int:
-        """A uniform integer in ``0 .. n-1``; `n` must be positive."""
+        """A uniform integer in ``0 .. n-1``; `n` must be positive.
+
+        Raises:
+            StateError: `n` is not a positive int.
+        """
+        if type(n) is not int or n < 1:
+            raise StateError(f"below(n) needs a positive int n, got {describe(n)}")
         k = n.bit_length() + 64
         limit = (1 << k) - (1 << k) % n
         while True:
@@ -68,7 +85,13 @@ class Generator:
                 return r % n
 
     def shuffle(self, items: Iterable[T]) -> list[T]:
-        """A new list holding `items` in a uniformly random order."""
+        """A new list holding `items` in a uniformly random order.
+
+        Raises:
+            StateError: `items` is not iterable.
+        """
+        if not isinstance(items, Iterable):
+            raise StateError(f"shuffle needs a sequence of items, got {describe(items)}")
         out = list(items)
         m = self.below(math.factorial(len(out)))
         for i in range(len(out), 1, -1):

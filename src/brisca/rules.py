@@ -16,7 +16,7 @@ from typing import Any
 import attrs
 
 from brisca.cards import TRICK_ORDER, Card, DeckKind, Suit, deck_cards
-from brisca.errors import BriscaError, RulesError
+from brisca.errors import BriscaError, RulesError, describe
 from brisca.option import Option
 
 __all__ = [
@@ -677,12 +677,47 @@ class Rules:
             RulesError: an unknown option, a bad value or a clash.
         """
         if not isinstance(options, Mapping):
-            raise RulesError(f"rules must be a mapping of option names to values; got {options!r}")
+            raise RulesError(
+                f"rules must be a mapping of option names to values; got {describe(options)}"
+            )
         known = attrs.fields_dict(Rules)
-        unknown = sorted(str(k) for k in options if k not in known)
+        unknown = sorted(describe(k, 24, typed=False) for k in options if k not in known)
         if unknown:
-            raise RulesError(f"unknown rules option(s): {', '.join(unknown)}")
-        return cls(**options)
+            more = f" and {len(unknown) - 5} more" if len(unknown) > 5 else ""
+            raise RulesError(f"unknown rules option(s): {', '.join(unknown[:5])}{more}")
+        for name, value in options.items():
+            if not _plain_option(value):
+                raise RulesError(
+                    f"rules option {name}: {describe(value)} is no option value "
+                    "(short text, an int, a boolean or a short list of those)"
+                )
+        try:
+            return cls(**options)
+        except BriscaError:
+            raise
+        except (TypeError, ValueError, LookupError, AttributeError) as error:
+            # A converter tripped on a value of the wrong kind: still a RulesError.
+            raise RulesError(f"invalid rules options: {type(error).__name__}") from None
+
+
+#: The longest text, the most items and the largest int a rules option value may have in
+#: `Rules.from_dict`: far beyond every real option, and small enough to quote in a message.
+_OPTION_TEXT, _OPTION_ITEMS, _OPTION_BITS = 40, 48, 64
+
+
+def _plain_option(value: object, nested: bool = False) -> bool:
+    """Whether `value` has the shape of an option value: a short scalar or a short list of
+    them (the removed cards, the chiamata scores)."""
+    if value is None or isinstance(value, (bool, enum.Enum, Card)):
+        return True
+    if type(value) is int:
+        return value.bit_length() <= _OPTION_BITS
+    if type(value) is str:
+        return len(value) <= _OPTION_TEXT
+    if not nested and type(value) in (list, tuple):
+        items: Any = value
+        return len(items) <= _OPTION_ITEMS and all(_plain_option(v, True) for v in items)
+    return False
 
 
 def _validate(rules: Rules) -> None:

@@ -59,7 +59,7 @@ import attrs
 from brisca.actions import Action, CallCard, ClaimBlackHand, NameTrump, Play, Signal, Sing, Swap
 from brisca.cards import Card, Suit
 from brisca.engine import apply, deal_layout, is_legal, new_game, observe
-from brisca.errors import BriscaError, StateError
+from brisca.errors import BriscaError, StateError, describe
 from brisca.rng import Generator
 from brisca.rules import BlackHandClaim, PlayObligation, Rules
 from brisca.state import Observation, State
@@ -146,7 +146,9 @@ def _inconsistent() -> Iterator[None]:
     except BriscaError:
         raise
     except (KeyError, IndexError, TypeError, AttributeError, ValueError, RecursionError) as error:
-        raise StateError(f"the observation is inconsistent: {error!r}") from None
+        raise StateError(
+            f"the observation is inconsistent: {describe(error, typed=False)}"
+        ) from None
 
 
 def sample_state(observation: Observation, rng: Generator) -> State:

@@ -30,7 +30,8 @@ import collections
 import json
 from typing import Any
 
-from brisca.errors import BriscaError, NotationError, StateError
+from brisca.errors import BriscaError, IllegalActionError, NotationError, StateError
+from brisca.jsonio import Fields, parse
 from brisca.match import Match, dumps_match, loads_match
 from brisca.records import FORMAT as RECORD_FORMAT
 from brisca.records import VERSION as RECORD_VERSION
@@ -70,25 +71,30 @@ def loads(text: str | bytes) -> Any:
         RulesError: the rules in it are invalid.
         StateError: the document reads, but play cannot reach it: an action is illegal.
     """
-    try:
-        data = json.loads(text)
-    except (TypeError, ValueError, RecursionError) as error:
-        raise NotationError(f"not a JSON state: {error}") from None
+    data = parse(text, "a JSON state")
     kind = data.get("format") if isinstance(data, dict) else None
     if kind == "brisca-match":
         return loads_match(text)
-    if kind != FORMAT or data.get("version") != VERSION:
-        raise NotationError(f"not a {FORMAT} document of version {VERSION}")
-    if "result" in data:
-        raise NotationError(f"{FORMAT} has unknown field(s): result")
+    fields = Fields(data, FORMAT)
+    if kind != FORMAT:
+        raise NotationError(f"not a {FORMAT} document")
+    version = fields.get("version", int)
+    if version != VERSION:
+        raise NotationError(f"{FORMAT} version {version} is not supported; this reads {VERSION}")
+    fields.only(_KEYS)
     record = GameRecord.from_dict({**data, "format": RECORD_FORMAT, "version": RECORD_VERSION})
     return _replayed(record)
 
 
+#: The fields of a saved state: those of a game record but its result and metadata.
+_KEYS = ("format", "version", "rules", "dealer", "hand_number", "seed", "deck", "actions")
+
+
 def _replayed(record: GameRecord) -> State:
+    """The state the record's actions reach; an illegal one means no game reaches it."""
     try:
         return collections.deque(replay(record), maxlen=1)[0]
-    except BriscaError as error:
+    except IllegalActionError as error:
         raise StateError(f"no game reaches this state: {error}") from None
 
 
