@@ -86,9 +86,16 @@ from brisca.actions import (
 )
 from brisca.cards import RANKS, Card, DeckKind, Suit, deck_cards
 from brisca.engine import legal_actions
-from brisca.errors import BriscaError, IllegalActionError, NotationError, RulesError, StateError
+from brisca.errors import (
+    BriscaError,
+    IllegalActionError,
+    NotationError,
+    RulesError,
+    StateError,
+    as_state_error,
+)
 from brisca.rules import BlackHand, BlackHandClaim, ChiamataTwoRule, Rules, Signals, TrumpSelection
-from brisca.sampling import _inconsistent, known_hands, unseen_cards
+from brisca.sampling import known_hands, unseen_cards
 from brisca.state import Observation, State
 from brisca.variants.signals import VOCABULARIES
 
@@ -214,7 +221,7 @@ def encode_observation(observation: Observation) -> list[float]:
     """
     if not isinstance(observation, Observation):
         raise StateError(f"expected a brisca.Observation, got {type(observation).__name__}")
-    with _inconsistent():
+    with as_state_error("the observation"):
         return _encode(observation)
 
 
