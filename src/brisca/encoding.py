@@ -65,6 +65,7 @@ from __future__ import annotations
 import enum
 import functools
 from collections.abc import Sequence
+from fractions import Fraction
 from typing import Any
 
 import attrs
@@ -94,6 +95,8 @@ from brisca.errors import (
     StateError,
     as_state_error,
 )
+from brisca.match import MatchObservation
+from brisca.presets import PRESETS
 from brisca.rules import BlackHand, BlackHandClaim, ChiamataTwoRule, Rules, Signals, TrumpSelection
 from brisca.sampling import known_hands, unseen_cards
 from brisca.state import Observation, State
@@ -111,6 +114,7 @@ __all__ = [
     "encoding_size",
     "legal_mask",
     "observation_to_dict",
+    "rules_to_dict",
 ]
 
 #: The highest bid any variant allows: 120 card points and 100 of cantes (subastada).
@@ -128,7 +132,9 @@ def _readable(value: object) -> Any:
     if isinstance(value, enum.Enum):
         return value.value
     if isinstance(value, Rules):
-        return value.to_dict()
+        return rules_to_dict(value)
+    if isinstance(value, Fraction):
+        return [value.numerator, value.denominator]  # as dumps_match writes standings
     if isinstance(value, (frozenset, set)):
         return sorted((_readable(v) for v in value), key=str)
     if isinstance(value, (tuple, list)):
@@ -144,21 +150,83 @@ def _readable(value: object) -> Any:
     return str(value)
 
 
-def observation_to_dict(observation: Observation) -> dict[str, Any]:
-    """Every field of `observation` as readable JSON-ready data, plus ``side_points``.
+@functools.lru_cache(maxsize=256)
+def _rules_dict(rules: Rules) -> tuple[str, tuple[tuple[str, Any], ...]]:
+    options = rules.to_dict()
+    best: tuple[str, tuple[tuple[str, Any], ...]] | None = None
+    for name, base in PRESETS.items():
+        defaults = base.to_dict()
+        overrides = tuple((k, v) for k, v in options.items() if defaults.get(k) != v)
+        if best is None or len(overrides) < len(best[1]):
+            best = (name, overrides)
+    assert best is not None  # there are presets
+    return best
+
+
+def rules_to_dict(rules: Rules) -> dict[str, Any]:
+    """`rules` as a preset and the options that differ from it, as game records write them.
+
+    The preset is the one that needs the fewest overrides (the first such in
+    :data:`brisca.PRESETS`), so the usual rules take a few bytes rather than every
+    option; ``Rules.from_dict({**preset(name).to_dict(), **overrides})`` reads it back.
+
+    >>> import attrs, brisca
+    >>> rules_to_dict(attrs.evolve(brisca.preset("arrastre-2p"), match_target=5))
+    {'preset': 'arrastre-2p', 'overrides': {'match_target': 5}}
+
+    Raises:
+        RulesError: `rules` is not a Rules.
+    """
+    if not isinstance(rules, Rules):
+        raise RulesError(f"expected a brisca.Rules, got {type(rules).__name__}")
+    name, overrides = _rules_dict(rules)
+    return {"preset": name, "overrides": dict(overrides)}
+
+
+def observation_to_dict(observation: Observation | MatchObservation) -> dict[str, Any]:
+    """Every field of a hand's or a match's observation as readable JSON-ready data.
+
+    Cards are codes, suits letters, options their text, actions their notation,
+    fractions ``[numerator, denominator]``, and the rules a preset plus overrides
+    (:func:`rules_to_dict`). A hand's view adds ``side_points``; a match's view
+    gives its hand in progress (``hand``) in the same form, without the rules
+    again, and adds ``to_act`` and ``hand_number``.
 
     >>> import brisca
     >>> view = brisca.observe(brisca.new_game(brisca.preset("spanish-2p"), seed=7), 0)
     >>> data = observation_to_dict(view)
     >>> data["hand"], data["trump"], data["trump_card"], data["stock_size"], data["sides"]
     (['2O', '11C', '4C'], 'C', '3C', 33, [[0], [1]])
+    >>> data["rules"]
+    {'preset': 'spanish-2p', 'overrides': {}}
 
     Raises:
-        StateError: `observation` is not an Observation.
+        StateError: `observation` is not an Observation or a MatchObservation, or
+            is self-contradictory.
     """
+    if isinstance(observation, MatchObservation):
+        with as_state_error("the observation"):
+            out = _fields(observation, MatchObservation)
+            if observation.hand is not None:
+                out["hand"] = _hand_dict(observation.hand)
+                del out["hand"]["rules"]  # given once, at the top
+            out["to_act"] = observation.to_act
+            out["hand_number"] = observation.hand_number
+        return out
     if not isinstance(observation, Observation):
-        raise StateError(f"expected a brisca.Observation, got {type(observation).__name__}")
-    out = {f.name: _readable(getattr(observation, f.name)) for f in attrs.fields(Observation)}
+        raise StateError(
+            f"expected a brisca.Observation or MatchObservation, got {type(observation).__name__}"
+        )
+    with as_state_error("the observation"):
+        return _hand_dict(observation)
+
+
+def _fields(value: Any, kind: Any) -> dict[str, Any]:
+    return {f.name: _readable(getattr(value, f.name)) for f in attrs.fields(kind)}
+
+
+def _hand_dict(observation: Observation) -> dict[str, Any]:
+    out = _fields(observation, Observation)
     out["side_points"] = list(observation.side_points)
     return out
 
