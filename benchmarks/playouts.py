@@ -12,6 +12,9 @@ Games are timed in batches; the games take turns, batch by batch, so that a slow
 spell of a shared machine hits them all alike. The report gives the median
 microseconds per game and the median of the per-round ratios to the floor. Every
 game chooses its moves with the same kind of generator.
+
+When the PyPI package ``naipes`` is installed (``pip install 'brisca[bench]'``),
+its 2-player engine, a mutable one, plays the same random games as a peer line.
 """
 
 from __future__ import annotations
@@ -23,6 +26,11 @@ import time
 from collections.abc import Callable, Iterable
 
 import brisca
+
+try:  # an optional peer: a mutable 2-player engine from PyPI
+    from naipes.games.brisca import GameState as NaipesGame
+except ImportError:
+    NaipesGame = None
 
 ORDER = (1, 3, 12, 11, 10, 7, 6, 5, 4, 2)
 POINTS = {1: 11, 3: 10, 12: 4, 11: 3, 10: 2}
@@ -103,6 +111,16 @@ def library_game(rules: brisca.Rules) -> Callable[[random.Random], object]:
     return play
 
 
+def naipes_game(rng: random.Random) -> tuple[int, int]:
+    """One random legal 2-player game through naipes: each seat plays a random card of its
+    hand (any card is legal in classic Brisca), dealt from a seed as the library's are."""
+    game = NaipesGame.new(rng.getrandbits(64))
+    while not game.is_finished():
+        seat = game.leader if game.pending_leader is None else game.pending_leader.other()
+        game.play_card(seat, rng.randrange(len(game.hand_of(seat))))
+    return game.score_of(game.leader), game.score_of(game.leader.other())
+
+
 def measure(
     games: dict[str, Callable[[random.Random], object]], n: int, rounds: int = 21
 ) -> dict[str, tuple[float, float]]:
@@ -136,6 +154,7 @@ def measure(
 
 
 FLOOR = "floor (2p, mutable)"
+NAIPES = "naipes (2p, mutable)"
 PRESETS = "spanish-2p,spanish-4p,arrastre-2p"
 
 
@@ -145,6 +164,8 @@ def lines(presets: Iterable[str]) -> dict[str, Callable[[random.Random], object]
         FLOOR: floor_game,
         "immutable tuples (2p)": immutable_floor_game,
     }
+    if NaipesGame is not None:
+        games[NAIPES] = naipes_game
     for name in presets:
         games[name] = library_game(brisca.preset(name))
     return games

@@ -176,7 +176,7 @@ def test_readable_form_has_every_observation_field() -> None:
     assert set(data) == {f.name for f in attrs.fields(Observation)} | {"side_points"}
     assert data["bids"] == [{"seat": state.ledger.bids[0].seat, "bid": "bid 60"}]
     assert all(isinstance(c, str) for c in data["hand"])
-    assert data["rules"] == brisca.preset("subastada-3p").to_dict()
+    assert data["rules"] == {"preset": "subastada-3p", "overrides": {}}
 
 
 def test_equal_observations_encode_equally() -> None:

@@ -3,15 +3,26 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
 import attrs
-from hypothesis import given
+import pytest
+from hypothesis import given, reject
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
-from invariants import check_state, check_transition, play_random_game
 from strategies import tables, variant_rules
 
 import brisca
+import brisca.testing
+from brisca.bots import HeuristicBot
+from brisca.testing import (
+    ConformanceError,
+    check_game,
+    check_observation,
+    check_playout,
+    check_state,
+    check_transition,
+)
 
 presets = st.sampled_from(sorted(brisca.PRESETS))
 seeds = st.integers(min_value=0, max_value=2**128)
@@ -22,7 +33,7 @@ def test_random_games_keep_every_invariant(name: str, seed: int, choices: random
     """Every preset plays to the end with all invariants holding at every step."""
     rules = brisca.preset(name)
     dealer = choices.randrange(rules.num_players)
-    final = play_random_game(brisca.new_game(rules, seed=seed, dealer=dealer), choices)
+    final = check_game(rules, seed=seed, dealer=dealer, rng=choices)
     result = brisca.result(final)
     assert sum(result.points) == 120
     assert len(final.tricks) == rules.tricks_per_hand
@@ -43,8 +54,12 @@ def test_random_option_combinations_play_out(
     table: dict[str, object], options: dict[str, object], seed: int, choices: random.Random
 ) -> None:
     """Any valid combination of table and deal options plays to a result."""
-    rules = brisca.Rules(**table, **options)  # type: ignore[arg-type]
-    final = play_random_game(brisca.new_game(rules, seed=seed, hand_number=seed % 7), choices)
+    try:
+        rules = brisca.Rules(**table, **options)  # type: ignore[arg-type]
+    except brisca.RulesError:  # a clash Rules refuses, such as the dealer leading while out
+        reject()
+    state = brisca.new_game(rules, seed=seed, hand_number=seed % 7)
+    final = check_playout(state, choices, record=True)
     assert sum(brisca.result(final).points) == 120
 
 
@@ -53,7 +68,7 @@ def test_random_variant_combinations_keep_every_invariant(
     rules: brisca.Rules, seed: int, choices: random.Random
 ) -> None:
     """Any valid combination of variant options plays out with every invariant holding."""
-    final = play_random_game(brisca.new_game(rules, seed=seed), choices)
+    final = check_game(rules, seed=seed, rng=choices)
     if final.ledger.black_hand is None:
         assert sum(brisca.result(final).points) == 120
 
@@ -73,7 +88,9 @@ def test_seeded_deal_equals_its_deck_order(name: str, seed: int) -> None:
     n = rules.num_players
     dealt = [c for k in range(rules.hand_size) for s in range(n) for c in state.hands[s][k : k + 1]]
     order = dealt + ([state.trump_card] if state.trump_card else []) + list(state.stock)
-    assert brisca.new_game(rules, deck=order) == attrs.evolve(state, seed=None)
+    assert brisca.new_game(rules, deck=order) == attrs.evolve(
+        state, deal=attrs.evolve(state.deal, seed=None)
+    )
 
 
 class HandMachine(RuleBasedStateMachine):
@@ -123,3 +140,97 @@ class HandMachine(RuleBasedStateMachine):
 
 
 TestHandMachine = HandMachine.TestCase
+
+
+# The kit itself: each check fails when its invariant is broken.
+
+
+def test_kit_finds_a_card_that_left_the_game() -> None:
+    """A state that lost a stock card fails 'cards conserved'."""
+    state = brisca.new_game(brisca.preset("spanish-2p"), seed=1)
+    broken = attrs.evolve(state, stock=state.stock[1:])
+    with pytest.raises(ConformanceError) as caught:
+        check_state(broken)
+    assert caught.value.invariant == "cards conserved"
+
+
+def test_kit_finds_a_trick_given_to_the_wrong_seat() -> None:
+    """SPEC §1.10: a completed trick credited to the seat that lost it fails 'trick winner'."""
+    state = brisca.new_game(brisca.preset("spanish-2p"), seed=1)
+    while not state.tricks:
+        state = brisca.apply(state, brisca.legal_actions(state)[0])
+    trick = state.tricks[0]
+    loser = next(seat for seat, _ in trick.cards if seat != trick.winner)
+    wrong = attrs.evolve(trick, winner=loser)
+    with pytest.raises(ConformanceError) as caught:
+        check_state(attrs.evolve(state, tricks=(wrong,)))
+    assert caught.value.invariant in ("trick winner", "turn order")
+
+
+def test_kit_names_the_step_and_the_actions_of_a_failure() -> None:
+    """A bot that answers with an action it was not offered fails at its step, with the history."""
+
+    def cheat(view: brisca.Observation, legal: Sequence[brisca.Action]) -> brisca.Action:
+        return legal[0] if len(view.tricks) < 2 else brisca.Pass()
+
+    with pytest.raises(ConformanceError) as caught:
+        check_game("spanish-2p", seed=5, bots=[cheat, cheat])
+    error = caught.value
+    assert isinstance(error, AssertionError)
+    assert error.invariant == "bot" and error.step == 4 and len(error.actions) == 4
+    assert "at step 4 (seed 5)" in str(error) and " ".join(error.actions) in str(error)
+
+
+def test_kit_finds_an_observation_that_shows_the_stock(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An observe that gives away the stock order fails 'observation hides'."""
+
+    def leaky(state: brisca.State, seat: int) -> brisca.Observation:
+        view = brisca.observe(state, seat)
+        return attrs.evolve(
+            view, swaps=(brisca.SwapRecord(seat, state.stock[0], state.stock[0], 0),)
+        )
+
+    monkeypatch.setattr(brisca.testing, "observe", leaky)
+    state = brisca.new_game(brisca.preset("spanish-2p"), seed=3)
+    with pytest.raises(ConformanceError) as caught:
+        check_observation(state, 0, random.Random(0))
+    assert caught.value.invariant == "observation hides"
+
+
+def test_kit_finds_an_apply_that_changes_its_input(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An apply that moves a card of the state it was given fails 'purity'."""
+
+    def impure(state: brisca.State, action: brisca.Action) -> brisca.State:
+        after = brisca.apply(state, action)
+        object.__setattr__(state, "stock", state.stock[::-1])
+        return after
+
+    monkeypatch.setattr(brisca.testing, "apply", impure)
+    with pytest.raises(ConformanceError) as caught:
+        check_game("spanish-2p", seed=2)
+    assert caught.value.invariant == "purity" and caught.value.step == 1
+
+
+def test_kit_finds_an_apply_that_accepts_what_is_not_offered(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """An apply that lets a card out of turn through fails 'illegal refused'."""
+
+    def lax(state: brisca.State, action: brisca.Action) -> brisca.State:
+        try:
+            return brisca.apply(state, action)
+        except brisca.IllegalActionError:
+            return state
+
+    monkeypatch.setattr(brisca.testing, "apply", lax)
+    with pytest.raises(ConformanceError) as caught:
+        check_game("spanish-2p", seed=2)
+    assert caught.value.invariant == "illegal refused" and caught.value.step == 0
+
+
+def test_kit_passes_every_preset_with_the_heuristic_bot() -> None:
+    """The kit plays bots too: the heuristic bot keeps every invariant in every preset."""
+    for name in sorted(brisca.PRESETS):
+        rules = brisca.preset(name)
+        final = check_game(rules, seed=11, bots=[HeuristicBot()] * rules.num_players)
+        assert final.is_over

@@ -108,7 +108,7 @@ from brisca.state import (
 __version__ = "0.1.0"
 
 #: Submodules loaded on first use as attributes (``brisca.bots``), to keep ``import brisca`` lean.
-_LAZY_SUBMODULES = ("bots", "cli")
+_LAZY_SUBMODULES = ("bots", "cli", "testing")
 
 
 def __getattr__(name: str) -> object:

@@ -51,13 +51,23 @@ from brisca.actions import (
 from brisca.cards import Card, Suit
 from brisca.engine import apply, legal_actions, new_game, observe, result
 from brisca.errors import IllegalActionError, RulesError, StateError, describe
+from brisca.match import (
+    Match,
+    MatchObservation,
+    MatchResult,
+    match_apply,
+    match_legal_actions,
+    match_observe,
+    match_result,
+    new_match,
+)
 from brisca.presets import PRESETS, preset
 from brisca.rng import Generator
 from brisca.rules import HandWinRule, Rules, TeamMode, TrumpSelection
 from brisca.state import HandResult, Observation, State, table_for
 from brisca.tricks import winning
 
-__all__ = ["Bot", "HeuristicBot", "RandomBot", "play_game"]
+__all__ = ["Bot", "HeuristicBot", "MatchBot", "RandomBot", "play_game", "play_match"]
 
 
 class Bot(Protocol):
@@ -71,6 +81,28 @@ class Bot(Protocol):
     """
 
     def __call__(self, observation: Observation, legal: Sequence[Action], /) -> Action: ...
+
+
+class MatchBot(Protocol):
+    """A player of whole matches: ``bot(match_observation, legal) -> action``.
+
+    As :class:`Bot`, but `match_observation` is :func:`brisca.match_observe` of the
+    match: the seat's view of the hand in progress (its ``hand``) together with
+    the public record, standings and stake. The bots of the library are both: they
+    take either view. A hand bot plays a match as
+    ``lambda view, legal: bot(view.hand, legal)``.
+    """
+
+    def __call__(self, observation: MatchObservation, legal: Sequence[Action], /) -> Action: ...
+
+
+def _hand_view(observation: Observation | MatchObservation) -> Observation:
+    """The view of the hand in progress, from a hand's or a match's observation."""
+    if isinstance(observation, MatchObservation):
+        if observation.hand is None:
+            raise StateError("the match is over: there is no hand to play")
+        return observation.hand
+    return observation
 
 
 class RandomBot:
@@ -89,7 +121,9 @@ class RandomBot:
         self.seed = seed
         self._generator = Generator(seed)
 
-    def __call__(self, observation: Observation, legal: Sequence[Action], /) -> Action:
+    def __call__(
+        self, observation: Observation | MatchObservation, legal: Sequence[Action], /
+    ) -> Action:
         """One of `legal`, chosen at random.
 
         Raises:
@@ -144,14 +178,18 @@ class HeuristicBot:
     in trumps, counting 20 more), and calls a card it does not hold.
     """
 
-    def __call__(self, observation: Observation, legal: Sequence[Action], /) -> Action:
-        """The chosen action, one of `legal`.
+    def __call__(
+        self, observation: Observation | MatchObservation, legal: Sequence[Action], /
+    ) -> Action:
+        """The chosen action, one of `legal`; a match's view plays its hand in progress.
 
         Raises:
-            StateError: `observation` is not an Observation (or not one that
-                :func:`brisca.observe` could give), or `legal` is not a non-empty sequence.
+            StateError: `observation` is not an Observation or MatchObservation (or not
+                one that :func:`brisca.observe` could give), the match is over, or
+                `legal` is not a non-empty sequence.
         """
         _checked_legal(legal)
+        observation = _hand_view(observation)
         if not isinstance(observation, Observation):
             raise StateError(f"expected a brisca.Observation, got {describe(observation)}")
         try:
@@ -377,3 +415,64 @@ def play_game(
                 f"the bot of seat {seat} chose {describe(action, typed=False)}: {error}"
             ) from None
     return state, result(state)
+
+
+def play_match(
+    match: Match | Rules | str,
+    bots: Sequence[MatchBot],
+    *,
+    seed: int | None = None,
+    dealer: int | None = None,
+    on_action: Callable[[Match, Action], object] | None = None,
+) -> tuple[Match, MatchResult]:
+    """Let the bots play a match to its end; return the final match and its result.
+
+    Args:
+        match: a match to play on, or the rules (a `Rules` value or a preset name)
+            of a new one, started with :func:`brisca.new_match`.
+        bots: one bot per seat, by seat number; each is called with
+            ``match_observe(match, seat)`` and the legal actions.
+        seed: as for :func:`brisca.new_match`; only for a new match.
+        dealer: the first dealer, as for :func:`brisca.new_match`; only for a new match.
+        on_action: called as ``on_action(match, action)`` before each action is
+            applied, to record or show the match.
+
+    >>> final, outcome = play_match("chilean-rematada", [HeuristicBot()] * 4, seed=3)
+    >>> final.is_over, len(final.hands), outcome.winners
+    (True, 2, (0, 2))
+
+    Raises:
+        BriscaError: not one bot per seat, bad rules, seed or dealer, or a seed or
+            dealer given with a match already started.
+        IllegalActionError: a bot returned an action that is not legal; the
+            message names the seat and the rule.
+    """
+    if isinstance(match, Match):
+        if seed is not None or dealer is not None:
+            raise StateError("seed and dealer start a new match; this one is already dealt")
+    else:
+        rules = preset(match) if isinstance(match, str) else match
+        if not isinstance(rules, Rules):
+            raise RulesError(
+                f"play_match needs a Match, a brisca.Rules or a preset name, "
+                f"got {type(match).__name__}"
+            )
+        match = new_match(rules, seed=seed, dealer=dealer)
+    if isinstance(bots, (str, bytes)) or not isinstance(bots, Iterable):
+        raise StateError(f"play_match needs a sequence of bots, one per seat; got {bots!r}")
+    bots = tuple(bots)
+    n = match.rules.num_players
+    if len(bots) != n or not all(callable(bot) for bot in bots):
+        raise StateError(f"play_match needs one bot (a callable) per seat: {n}, got {len(bots)}")
+    while match.state is not None:
+        seat = match.state.to_act
+        assert seat is not None  # a hand in progress always has a seat to act
+        legal = match_legal_actions(match)
+        action = bots[seat](match_observe(match, seat), legal)
+        if on_action is not None:
+            on_action(match, action)
+        try:
+            match = match_apply(match, action)
+        except IllegalActionError as error:
+            raise IllegalActionError(f"the bot of seat {seat} chose {action!r}: {error}") from None
+    return match, match_result(match)

@@ -62,10 +62,10 @@ Spanish game has 40 actions, its plays.
 
 from __future__ import annotations
 
-import contextlib
 import enum
 import functools
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
+from fractions import Fraction
 from typing import Any
 
 import attrs
@@ -93,8 +93,11 @@ from brisca.errors import (
     NotationError,
     RulesError,
     StateError,
+    as_state_error,
     describe,
 )
+from brisca.match import MatchObservation
+from brisca.presets import rules_to_dict
 from brisca.rules import BlackHand, BlackHandClaim, ChiamataTwoRule, Rules, Signals, TrumpSelection
 from brisca.sampling import known_hands, unseen_cards
 from brisca.state import Observation, State
@@ -129,7 +132,9 @@ def _readable(value: object) -> Any:
     if isinstance(value, enum.Enum):
         return value.value
     if isinstance(value, Rules):
-        return value.to_dict()
+        return rules_to_dict(value)
+    if isinstance(value, Fraction):
+        return [value.numerator, value.denominator]  # as dumps_match writes standings
     if isinstance(value, (frozenset, set)):
         return sorted((_readable(v) for v in value), key=str)
     if isinstance(value, (tuple, list)):
@@ -145,46 +150,51 @@ def _readable(value: object) -> Any:
     return str(value)
 
 
-@contextlib.contextmanager
-def _hand_edited() -> Iterator[None]:
-    """Turn what a hand-edited view with junk fields trips on into a `StateError`: a view
-    from :func:`brisca.observe` never trips. The message names the error's type only,
-    as the error itself may quote the view, hidden cards and all."""
-    try:
-        yield
-    except BriscaError:
-        raise
-    except (
-        LookupError,
-        TypeError,
-        AttributeError,
-        ValueError,
-        ArithmeticError,
-        RecursionError,
-    ) as error:
-        raise StateError(
-            f"the observation is inconsistent, not one brisca.observe gives "
-            f"({type(error).__name__})"
-        ) from None
+def observation_to_dict(observation: Observation | MatchObservation) -> dict[str, Any]:
+    """Every field of a hand's or a match's observation as readable JSON-ready data.
 
-
-def observation_to_dict(observation: Observation) -> dict[str, Any]:
-    """Every field of `observation` as readable JSON-ready data, plus ``side_points``.
+    Cards are codes, suits letters, options their text, actions their notation,
+    fractions ``[numerator, denominator]``, and the rules a preset plus overrides
+    (:func:`rules_to_dict`). A hand's view adds ``side_points``; a match's view
+    gives its hand in progress (``hand``) in the same form, without the rules
+    again, and adds ``to_act`` and ``hand_number``.
 
     >>> import brisca
     >>> view = brisca.observe(brisca.new_game(brisca.preset("spanish-2p"), seed=7), 0)
     >>> data = observation_to_dict(view)
     >>> data["hand"], data["trump"], data["trump_card"], data["stock_size"], data["sides"]
     (['2O', '11C', '4C'], 'C', '3C', 33, [[0], [1]])
+    >>> data["rules"]
+    {'preset': 'spanish-2p', 'overrides': {}}
 
     Raises:
-        StateError: `observation` is not an Observation.
+        StateError: `observation` is not an Observation or a MatchObservation, or
+            is self-contradictory.
     """
+    if isinstance(observation, MatchObservation):
+        with as_state_error("the observation"):
+            out = _fields(observation, MatchObservation)
+            if observation.hand is not None:
+                out["hand"] = _hand_dict(observation.hand)
+                del out["hand"]["rules"]  # given once, at the top
+            out["to_act"] = observation.to_act
+            out["hand_number"] = observation.hand_number
+        return out
     if not isinstance(observation, Observation):
-        raise StateError(f"expected a brisca.Observation, got {type(observation).__name__}")
-    with _hand_edited():
-        out = {f.name: _readable(getattr(observation, f.name)) for f in attrs.fields(Observation)}
-        out["side_points"] = list(observation.side_points)
+        raise StateError(
+            f"expected a brisca.Observation or MatchObservation, got {describe(observation)}"
+        )
+    with as_state_error("the observation"):
+        return _hand_dict(observation)
+
+
+def _fields(value: Any, kind: Any) -> dict[str, Any]:
+    return {f.name: _readable(getattr(value, f.name)) for f in attrs.fields(kind)}
+
+
+def _hand_dict(observation: Observation) -> dict[str, Any]:
+    out = _fields(observation, Observation)
+    out["side_points"] = list(observation.side_points)
     return out
 
 
@@ -254,7 +264,7 @@ def encode_observation(observation: Observation) -> list[float]:
     """
     if not isinstance(observation, Observation):
         raise StateError(f"expected a brisca.Observation, got {type(observation).__name__}")
-    with _hand_edited():
+    with as_state_error("the observation"):
         return _encode(observation)
 
 

@@ -6,7 +6,8 @@ a :class:`ValueError`, so callers can catch one type at the boundary.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import contextlib
+from collections.abc import Iterable, Iterator
 
 __all__ = [
     "BriscaError",
@@ -14,6 +15,7 @@ __all__ = [
     "NotationError",
     "RulesError",
     "StateError",
+    "as_state_error",
     "describe",
 ]
 
@@ -103,3 +105,16 @@ def _short(value: object, limit: int, depth: int = 0) -> str | None:
         parts.append(part)
         size += len(part) + 2
     return _cap(brackets[0] + ", ".join(parts) + brackets[1], limit)
+
+
+@contextlib.contextmanager
+def as_state_error(what: str) -> Iterator[None]:
+    """Turn the bare Python errors that a hand-built, self-contradictory value can cause
+    into a `StateError` saying that `what` is inconsistent, so that bad input always
+    fails as a `BriscaError`. A `BriscaError` passes through unchanged."""
+    try:
+        yield
+    except BriscaError:
+        raise
+    except (KeyError, IndexError, TypeError, AttributeError, ValueError, RecursionError) as error:
+        raise StateError(f"{what} is inconsistent: {describe(error, typed=False)}") from None

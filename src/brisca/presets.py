@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 import difflib
+import functools
 from types import MappingProxyType
 from typing import Any
 
@@ -15,7 +16,7 @@ import attrs
 from brisca.errors import RulesError, describe
 from brisca.rules import SWAP_BUNDLES, Rules
 
-__all__ = ["PRESETS", "preset"]
+__all__ = ["PRESETS", "preset", "rules_to_dict"]
 
 # S000, S004: a tie replays the hand at double stake; matches to 3 hands won.
 _SPANISH_2P = Rules(tie_rule="replay_double_stake")
@@ -123,3 +124,43 @@ def preset(name: str) -> Rules:
     close = difflib.get_close_matches(name, PRESETS, n=3) if isinstance(name, str) else []
     hint = f"did you mean {', '.join(close)}? " if close else ""
     raise RulesError(f"unknown preset {describe(name)}; {hint}brisca.PRESETS lists them all")
+
+
+@functools.lru_cache(maxsize=256)
+def _nearest(rules: Rules) -> tuple[str, tuple[tuple[str, Any], ...]]:
+    options = rules.to_dict()
+    best: tuple[str, tuple[tuple[str, Any], ...]] | None = None
+    for name, base in PRESETS.items():
+        defaults = base.to_dict()
+        overrides = tuple((k, v) for k, v in options.items() if defaults.get(k) != v)
+        if best is None or len(overrides) < len(best[1]):
+            best = (name, overrides)
+    assert best is not None  # there are presets
+    return best
+
+
+def rules_to_dict(rules: Rules, against: str | None = None) -> dict[str, Any]:
+    """`rules` as JSON-ready data: a preset and the options that differ from it.
+
+    The preset is `against` when given, else the one that needs the fewest
+    overrides (the first such in :data:`PRESETS`), so the usual rules take a few
+    bytes rather than every option. :func:`rules_from_dict` reads it back. Game
+    records, saved states and observations all write their rules this way.
+
+    >>> import attrs
+    >>> rules_to_dict(attrs.evolve(PRESETS["arrastre-2p"], match_target=5))
+    {'preset': 'arrastre-2p', 'overrides': {'match_target': 5}}
+
+    Raises:
+        RulesError: `rules` is not a Rules, or `against` is not a preset's name.
+    """
+    if not isinstance(rules, Rules):
+        raise RulesError(f"expected a brisca.Rules, got {describe(rules)}")
+    if against is None:
+        against, overrides = _nearest(rules)
+        return {"preset": against, "overrides": dict(overrides)}
+    base = preset(against).to_dict()
+    return {
+        "preset": against,
+        "overrides": {k: v for k, v in rules.to_dict().items() if base.get(k) != v},
+    }

@@ -74,7 +74,7 @@ from brisca.errors import (
     describe,
 )
 from brisca.jsonio import Fields, parse
-from brisca.presets import PRESETS
+from brisca.presets import PRESETS, rules_to_dict
 from brisca.rules import Rules
 from brisca.state import State
 
@@ -287,13 +287,11 @@ class GameRecord:
 
     def to_dict(self) -> dict[str, Any]:
         """The record as JSON-ready data, in the documented format."""
-        options = self.rules.to_dict()
-        if self.preset is None:
-            rules: dict[str, Any] = {"options": options}
-        else:
-            base = PRESETS[self.preset].to_dict()
-            overrides = {k: v for k, v in options.items() if base.get(k) != v}
-            rules = {"preset": self.preset, "overrides": overrides}
+        rules = (
+            {"options": self.rules.to_dict()}
+            if self.preset is None
+            else rules_to_dict(self.rules, self.preset)
+        )
         data: dict[str, Any] = {
             "format": FORMAT,
             "version": VERSION,

@@ -48,7 +48,6 @@ True
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import itertools
 from collections import Counter
@@ -59,7 +58,7 @@ import attrs
 from brisca.actions import Action, CallCard, ClaimBlackHand, NameTrump, Play, Signal, Sing, Swap
 from brisca.cards import Card, Suit
 from brisca.engine import apply, deal_layout, is_legal, new_game, observe
-from brisca.errors import BriscaError, StateError, describe
+from brisca.errors import BriscaError, StateError, as_state_error
 from brisca.rng import Generator
 from brisca.rules import BlackHandClaim, PlayObligation, Rules
 from brisca.state import Observation, State
@@ -88,7 +87,7 @@ def known_hands(observation: Observation) -> tuple[frozenset[Card], ...]:
         StateError: `observation` is not an Observation.
     """
     _check_observation(observation)
-    with _inconsistent():
+    with as_state_error("the observation"):
         return _known_hands(observation)
 
 
@@ -117,7 +116,7 @@ def unseen_cards(observation: Observation) -> frozenset[Card]:
         StateError: `observation` is not an Observation.
     """
     _check_observation(observation)
-    with _inconsistent():
+    with as_state_error("the observation"):
         return _unseen(observation, _known_hands(observation))
 
 
@@ -137,20 +136,6 @@ def _check_observation(observation: object) -> None:
         raise StateError(f"expected a brisca.Observation, got {type(observation).__name__}")
 
 
-@contextlib.contextmanager
-def _inconsistent() -> Iterator[None]:
-    """Turn the errors a hand-built, self-contradictory observation can cause into a
-    `StateError`, so that bad input always fails as a `BriscaError`."""
-    try:
-        yield
-    except BriscaError:
-        raise
-    except (KeyError, IndexError, TypeError, AttributeError, ValueError, RecursionError) as error:
-        raise StateError(
-            f"the observation is inconsistent: {describe(error, typed=False)}"
-        ) from None
-
-
 def sample_state(observation: Observation, rng: Generator) -> State:
     """A full state, hidden cards included, that `observation`'s seat cannot tell from the
     real one: ``brisca.observe(sample, observation.seat) == observation``.
@@ -167,7 +152,7 @@ def sample_state(observation: Observation, rng: Generator) -> State:
     _check_observation(observation)
     if not isinstance(rng, Generator):
         raise StateError(f"rng must be a brisca.rng.Generator, got {type(rng).__name__}")
-    with _inconsistent():
+    with as_state_error("the observation"):
         model = _model(observation)
         for _ in range(MAX_ATTEMPTS):
             deck = model.propose(rng)

@@ -532,12 +532,6 @@ class Observation:
     #: The cantes sung, all public.
     cantes: tuple[Cante, ...] = ()
 
-    def to_dict(self) -> dict[str, Any]:
-        """This observation as readable JSON-ready data (see `brisca.encoding`)."""
-        from brisca.encoding import observation_to_dict  # encoding builds on this module
-
-        return observation_to_dict(self)
-
     @property
     def side_points(self) -> tuple[int, ...]:
         """The card points each side has captured, as every player may count them."""
