@@ -314,14 +314,17 @@ class _Model:
             if lacked:
                 out.setdefault(record.seat, []).append((record.trick, lacked))
         obligation = rules.play_obligation
-        if obligation is PlayObligation.FREE or rules.has_auction:
-            return out  # auction sides hang on hidden facts: the replay checks those
+        if obligation is PlayObligation.FREE:
+            return out
+        # The duties hang on the sides only through partner relief, which `Rules` allows
+        # only where the sides are public: replaying the auction gives the probes' sides.
+        auction = _auction(obs)
         tricks = [t.cards for t in obs.tricks] + [obs.trick]
         for k, cards in enumerate(tricks):
             if obligation is not PlayObligation.ARRASTRE_WHOLE_HAND and k < rounds:
                 continue  # no duties while the talon lasts
             for i in range(1, len(cards)):
-                ruled_out = _ruled_out(rules, obs.dealer, trump, cards[:i], cards[i])
+                ruled_out = _ruled_out(rules, obs.dealer, auction, trump, cards[:i], cards[i])
                 if ruled_out:
                     out.setdefault(cards[i][0], []).append((k, ruled_out))
         return out
@@ -623,6 +626,7 @@ def _assign(
 def _ruled_out(
     rules: Rules,
     dealer: int,
+    auction: tuple[Action, ...],
     trump: Suit,
     before: tuple[tuple[int, Card], ...],
     play: tuple[int, Card],
@@ -631,7 +635,7 @@ def _ruled_out(
     after `before` in the trick; each is tried alone with the played card."""
     seat, card = play
     led = before[0][1].suit
-    base = _base(rules, dealer)
+    base = _base(rules, dealer, auction)
     n = rules.num_players
     out = set()
     for other in rules.cards:
@@ -653,9 +657,29 @@ def _ruled_out(
 
 
 @functools.lru_cache(maxsize=64)
-def _base(rules: Rules, dealer: int) -> State:
-    """A hand of `rules` dealt by `dealer`, to build probe states from."""
-    return new_game(rules, deck=rules.cards, dealer=dealer)
+def _base(rules: Rules, dealer: int, auction: tuple[Action, ...]) -> State:
+    """A hand of `rules` dealt by `dealer`, past its `auction`, to build probe states from.
+
+    Bids and the naming of trump do not depend on the cards held, so any deal replays
+    them, and the probe gets the real declarer and sides."""
+    state = new_game(rules, deck=rules.cards, dealer=dealer)
+    try:
+        for action in auction:
+            state = apply(state, action)
+    except BriscaError as error:
+        raise StateError(f"the observation's auction could not be played: {error}") from None
+    return state
+
+
+def _auction(obs: Observation) -> tuple[Action, ...]:
+    """The observation's bids and its naming of trump or of the called card, in order."""
+    actions: list[Action] = [record.bid for record in obs.bids]
+    contract = obs.contract
+    if contract is not None and contract.trump is not None:
+        actions.append(
+            CallCard(contract.called) if contract.called is not None else NameTrump(contract.trump)
+        )
+    return tuple(actions)
 
 
 def _walk(
