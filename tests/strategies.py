@@ -150,3 +150,74 @@ def to_text(data: object) -> str:
         return json.dumps(data)
     finally:
         sys.setrecursionlimit(limit)
+
+
+#: Auction tables: subastada (SPEC §2.7) for 3 and 4, chiamata (§2.8) for 5 and 6.
+auction_tables = st.sampled_from(
+    [
+        {"num_players": 3, "team_mode": "declarer_vs_rest", "trump_selection": "auction"},
+        {"num_players": 4, "team_mode": "declarer_vs_rest", "trump_selection": "auction"},
+        {"num_players": 4, "team_mode": "partners_opposite", "trump_selection": "auction"},
+        {"num_players": 5, "team_mode": "called_partner", "trump_selection": "called_card"},
+        {"num_players": 6, "team_mode": "called_partner", "trump_selection": "called_card"},
+    ]
+)
+
+_auction_options = st.fixed_dictionaries(
+    {
+        "table": auction_tables,
+        "first_leader": st.sampled_from(list(brisca.FirstLeader)),
+        "cantes": st.booleans(),
+        "chiamata_two_rule": st.sampled_from(list(brisca.ChiamataTwoRule)),
+        # Arrastre twice as often as free play: the duties are where hidden sides matter.
+        "play_obligation": st.sampled_from(
+            [*brisca.PlayObligation, *list(brisca.PlayObligation)[1:]]
+        ),
+        "arrastre_must_beat": st.booleans(),
+        "arrastre_overtrump": st.sampled_from(list(brisca.Overtrump)),
+        "arrastre_cannot_overtrump": st.sampled_from(list(brisca.CannotOvertrump)),
+        "arrastre_partner_relief": st.booleans(),
+        "signals": st.sampled_from(list(brisca.Signals)),
+        "signal_vocabulary": st.sampled_from(list(brisca.SignalVocabulary)),
+        "signal_timing": st.sampled_from(list(brisca.SignalTiming)),
+        "partner_hand_visibility": st.sampled_from(list(brisca.PartnerHandVisibility)),
+        "rank_scheme": st.sampled_from(list(brisca.RankScheme)),
+    }
+)
+
+
+def _auction_repaired(drawn: dict[str, Any]) -> brisca.Rules:
+    """Rules from drawn auction options, dropping the options that clash with the others.
+
+    Options are kept whenever `Rules` accepts them, so that a combination it should refuse
+    but does not still reaches the property tests.
+    """
+    options = dict(drawn)
+    table = options.pop("table")
+    chiamata = table["trump_selection"] == "called_card"
+    if chiamata:
+        options.update(deal_all=True, cantes=False)
+    if table["team_mode"] != "partners_opposite":  # no fixed partners to signal or show
+        options.update(signals="none", partner_hand_visibility="none")
+    if table["num_players"] == 3:
+        options.update(hand_win_rule="over_60")
+    fallbacks: list[dict[str, object]] = [
+        {},
+        {"arrastre_partner_relief": False},
+        {"first_leader": "dealer_right"},
+        {"rank_scheme": "standard"},
+    ]
+    for fallback in fallbacks:
+        options.update(fallback)
+        try:
+            return brisca.Rules(**table, **options)
+        except brisca.RulesError:
+            continue
+    return brisca.Rules(**table, **options)
+
+
+#: Valid auction rules: subastada and chiamata with arrastre, signals and the other options.
+auction_rules = _auction_options.map(_auction_repaired)
+
+#: Valid rules of any kind: the variant options of `variant_rules` and the auctions.
+any_rules = st.one_of(variant_rules, auction_rules)

@@ -415,3 +415,20 @@ def test_nonsense_observations_fail_as_brisca_errors(
         sampling.MAX_ATTEMPTS = limit
     with contextlib.suppress(brisca.StateError):
         assert len(encode_observation(bad)) == encoding_size(bad.rules)
+
+
+@pytest.mark.parametrize("game", [4, 8, 10, 11])
+def test_subastada_with_arrastre_always_finds_a_world_spec_2_4_2_7(game: int) -> None:
+    """SPEC §2.4 under §2.7: the sampler honours the arrastre duties after an auction too,
+    so every view of a real game yields a sample. These games used to exhaust the tries
+    for some generator seeds, when the duties were left to the replay to check."""
+    rules = attrs.evolve(brisca.preset("subastada-4p"), play_obligation="arrastre_whole_hand")
+    rng = random.Random(game)
+    state = brisca.new_game(rules, seed=game, dealer=game % 4)
+    while not state.is_over:
+        if state.trump is not None and state.trick:
+            view = brisca.observe(state, state.to_act)
+            for k in range(3):
+                check_inferences(view, sample_state(view, Generator(k)))
+        options = brisca.legal_actions(state)
+        state = brisca.apply(state, options[rng.randrange(len(options))])

@@ -774,9 +774,10 @@ def _validate(rules: Rules) -> None:
             f"hand_win_rule='over_60' needs two sides, but num_players={n} with "
             f"team_mode={mode.value!r} makes {sides}; use hand_win_rule='highest'"
         )
-    if rules.first_leader is FirstLeader.DEALER and mode is TeamMode.SIT_OUT_PARTNERS:
+    if rules.first_leader is FirstLeader.DEALER and rules.active_players < n:
         raise RulesError(
-            "first_leader='dealer' clashes with team_mode='sit_out_partners': the dealer sits out"
+            f"first_leader='dealer' clashes with team_mode={mode.value!r} and num_players={n}: "
+            "the dealer sits out"
         )
     _validate_variants(rules)
 
@@ -853,6 +854,12 @@ def _validate_auctions(rules: Rules) -> None:
         raise RulesError(
             f"black_hand={rules.black_hand.value!r} needs a trump known at the deal, not "
             f"trump_selection={selection.value!r}"
+        )
+    if called and rules.arrastre_partner_relief:
+        raise RulesError(
+            "arrastre_partner_relief=True clashes with trump_selection='called_card' "
+            "(team_mode='called_partner'): the relief hangs on who the secret partner is, "
+            "so the cards a seat may play, and the voids its play shows, would reveal it"
         )
     if auction and (rules.bid_minimum % rules.bid_step or rules.bid_minimum > 120):
         raise RulesError("bid_minimum must be a multiple of bid_step and at most 120")
