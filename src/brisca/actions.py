@@ -14,7 +14,7 @@ by :func:`parse_action`:
 
 from __future__ import annotations
 
-from typing import TypeAlias, Union
+from typing import ClassVar, TypeAlias, Union
 
 import attrs
 
@@ -22,6 +22,7 @@ from brisca.cards import RANKS, Card, Suit
 from brisca.errors import NotationError, describe
 
 __all__ = [
+    "ACTION_TYPES",
     "SIGNAL_NAMES",
     "Action",
     "Bid",
@@ -38,6 +39,13 @@ __all__ = [
 ]
 
 
+def _unreadable(text: str) -> NotationError:
+    return NotationError(
+        f"cannot read {describe(text, typed=False)} as an action; expected one such as "
+        "'3C', 'swap 7O', 'claim', 'signal wink', 'bid 75', 'pass', 'trump O' or 'call 3O'"
+    )
+
+
 def _to_card(value: object) -> Card:
     if isinstance(value, Card):
         return value
@@ -50,28 +58,57 @@ def _to_card(value: object) -> Card:
 class Play:
     """Play `card` to the trick. ``Play("3C")`` reads the code for you."""
 
+    #: A play is written as the card's code alone.
+    KEYWORD: ClassVar[str] = ""
+
     card: Card = attrs.field(converter=_to_card)
 
     def __str__(self) -> str:
         return self.card.code
+
+    @classmethod
+    def from_notation(cls, rest: str, text: str) -> Play:
+        """The play that `rest` (here the whole text) writes."""
+        try:
+            return cls(Card.parse(rest))
+        except NotationError:
+            raise _unreadable(text) from None
 
 
 @attrs.frozen
 class Swap:
     """Exchange `card`, a trump-suit card in hand, for the turned trump card."""
 
+    KEYWORD: ClassVar[str] = "swap"
+
     card: Card = attrs.field(converter=_to_card)
 
     def __str__(self) -> str:
         return f"swap {self.card.code}"
+
+    @classmethod
+    def from_notation(cls, rest: str, text: str) -> Swap:
+        """The swap that `rest`, the text after the keyword, writes; `text` is all of it."""
+        if not rest:
+            raise _unreadable(text)
+        return cls(Card.parse(rest))
 
 
 @attrs.frozen
 class ClaimBlackHand:
     """Show a black hand, the 1, 3 and 12 of trumps, to win the round (SPEC §2.5)."""
 
+    KEYWORD: ClassVar[str] = "claim"
+
     def __str__(self) -> str:
         return "claim"
+
+    @classmethod
+    def from_notation(cls, rest: str, text: str) -> ClaimBlackHand:
+        """The claim, which takes nothing after its keyword."""
+        if rest:
+            raise _unreadable(text)
+        return cls()
 
 
 #: Every signal name of both vocabularies (SPEC §2.9); the rules say which apply.
@@ -90,10 +127,19 @@ def _signal_name(value: object) -> str:
 class Signal:
     """Make a partnership signal (seña), such as ``Signal("wink")`` (SPEC §2.9)."""
 
+    KEYWORD: ClassVar[str] = "signal"
+
     name: str = attrs.field(converter=_signal_name)
 
     def __str__(self) -> str:
         return f"signal {self.name}"
+
+    @classmethod
+    def from_notation(cls, rest: str, text: str) -> Signal:
+        """The signal `rest` names."""
+        if not rest:
+            raise _unreadable(text)
+        return cls(rest.lower())
 
 
 def _points(value: object) -> int:
@@ -123,63 +169,132 @@ def _suit(value: object) -> Suit:
 class Bid:
     """Bid `points` (SPEC §2.7): in subastada the contract; in chiamata "2 + points" (§2.8)."""
 
+    KEYWORD: ClassVar[str] = "bid"
+
     points: int = attrs.field(converter=_points)
 
     def __str__(self) -> str:
         return f"bid {self.points}"
+
+    @classmethod
+    def from_notation(cls, rest: str, text: str) -> Bid:
+        """The bid of the points `rest` writes."""
+        return cls(_number(rest, text))
 
 
 @attrs.frozen
 class BidRank:
     """Bid a rank in briscola chiamata, each lower in trick order than the last (SPEC §2.8)."""
 
+    KEYWORD: ClassVar[str] = "bid rank"
+
     rank: int = attrs.field(converter=_rank)
 
     def __str__(self) -> str:
         return f"bid rank {self.rank}"
+
+    @classmethod
+    def from_notation(cls, rest: str, text: str) -> BidRank:
+        """The bid of the rank `rest` writes."""
+        return cls(_number(rest, text))
 
 
 @attrs.frozen
 class Pass:
     """Pass in an auction; a pass is final."""
 
+    KEYWORD: ClassVar[str] = "pass"
+
     def __str__(self) -> str:
         return "pass"
+
+    @classmethod
+    def from_notation(cls, rest: str, text: str) -> Pass:
+        """The pass, which takes nothing after its keyword."""
+        if rest:
+            raise _unreadable(text)
+        return cls()
 
 
 @attrs.frozen
 class NameTrump:
     """The subastada declarer names the trump suit (SPEC §2.7)."""
 
+    KEYWORD: ClassVar[str] = "trump"
+
     suit: Suit = attrs.field(converter=_suit)
 
     def __str__(self) -> str:
         return f"trump {self.suit.value}"
+
+    @classmethod
+    def from_notation(cls, rest: str, text: str) -> NameTrump:
+        """The suit `rest` names as trump."""
+        if not rest:
+            raise _unreadable(text)
+        return cls(_suit(rest))
 
 
 @attrs.frozen
 class CallCard:
     """The chiamata caller calls `card`: its suit is trump, its holder the secret partner."""
 
+    KEYWORD: ClassVar[str] = "call"
+
     card: Card = attrs.field(converter=_to_card)
 
     def __str__(self) -> str:
         return f"call {self.card.code}"
+
+    @classmethod
+    def from_notation(cls, rest: str, text: str) -> CallCard:
+        """The call of the card `rest` writes."""
+        if not rest:
+            raise _unreadable(text)
+        return cls(Card.parse(rest))
 
 
 @attrs.frozen
 class Sing:
     """Sing a cante: show the Rey and Caballo of `suit`, 40 in trumps and 20 otherwise."""
 
+    KEYWORD: ClassVar[str] = "sing"
+
     suit: Suit = attrs.field(converter=_suit)
 
     def __str__(self) -> str:
         return f"sing {self.suit.value}"
 
+    @classmethod
+    def from_notation(cls, rest: str, text: str) -> Sing:
+        """The cante of the suit `rest` names."""
+        if not rest:
+            raise _unreadable(text)
+        return cls(_suit(rest))
+
 
 Action: TypeAlias = Union[  # noqa: UP007 (Python 3.10 needs Union at runtime)
     Play, Swap, ClaimBlackHand, Signal, Bid, BidRank, Pass, NameTrump, CallCard, Sing
 ]
+
+#: Every action type. Each writes itself with ``str`` and reads itself back with its
+#: ``from_notation``, after its ``KEYWORD``; the variants' registry owns all but `Play`.
+ACTION_TYPES: tuple[type[Action], ...] = (
+    Play,
+    Swap,
+    ClaimBlackHand,
+    Signal,
+    Bid,
+    BidRank,
+    Pass,
+    NameTrump,
+    CallCard,
+    Sing,
+)
+# Longest keyword first, so that "bid rank 3" is not read as "bid" and "rank 3".
+_KEYWORDS = sorted(
+    ((kind.KEYWORD, kind) for kind in ACTION_TYPES if kind.KEYWORD), key=lambda pair: -len(pair[0])
+)
 
 
 #: The most digits a number in action notation may have (the greatest bid is 220).
@@ -207,29 +322,9 @@ def parse_action(text: str) -> Action:
     """
     if not isinstance(text, str):
         raise NotationError(f"an action must be given as text, got {describe(text)}")
-    word, _, rest = text.strip().partition(" ")
-    word = word.lower()
-    if word == "swap" and rest:
-        return Swap(Card.parse(rest))
-    if word == "claim" and not rest:
-        return ClaimBlackHand()
-    rest = rest.strip()
-    if word == "signal" and rest:
-        return Signal(rest.lower())
-    if word == "pass" and not rest:
-        return Pass()
-    if word == "bid" and rest.lower().startswith("rank "):
-        return BidRank(_number(rest[5:].strip(), text))
-    if word == "bid":
-        return Bid(_number(rest, text))
-    if word in ("trump", "sing") and rest:
-        return (NameTrump if word == "trump" else Sing)(_suit(rest))
-    if word == "call" and rest:
-        return CallCard(Card.parse(rest))
-    try:
-        return Play(Card.parse(text))
-    except NotationError:
-        raise NotationError(
-            f"cannot read {describe(text, typed=False)} as an action; expected one such as "
-            "'3C', 'swap 7O', 'claim', 'signal wink', 'bid 75', 'pass', 'trump O' or 'call 3O'"
-        ) from None
+    stripped = text.strip()
+    lowered = stripped.lower()
+    for keyword, kind in _KEYWORDS:
+        if lowered == keyword or lowered.startswith(keyword + " "):
+            return kind.from_notation(stripped[len(keyword) :].strip(), text)
+    return Play.from_notation(text, text)

@@ -75,14 +75,8 @@ from brisca.actions import (
     Action,
     Bid,
     BidRank,
-    CallCard,
-    ClaimBlackHand,
-    NameTrump,
     Pass,
     Play,
-    Signal,
-    Sing,
-    Swap,
     parse_action,
 )
 from brisca.cards import RANKS, Card, DeckKind, Suit, deck_cards
@@ -98,10 +92,11 @@ from brisca.errors import (
 )
 from brisca.match import MatchObservation
 from brisca.presets import rules_to_dict
-from brisca.rules import BlackHand, BlackHandClaim, ChiamataTwoRule, Rules, Signals, TrumpSelection
+from brisca.rules import Rules
 from brisca.sampling import known_hands, unseen_cards
 from brisca.state import Observation, State
-from brisca.variants.signals import VOCABULARIES
+from brisca.variants import VARIANTS, owner
+from brisca.variants.auction import MAX_BID
 
 __all__ = [
     "ACTION_SPACE",
@@ -117,8 +112,6 @@ __all__ = [
     "observation_to_dict",
 ]
 
-#: The highest bid any variant allows: 120 card points and 100 of cantes (subastada).
-MAX_BID = 220
 _SUITS = (Suit.OROS, Suit.COPAS, Suit.ESPADAS, Suit.BASTOS)
 _ALL_CARDS = deck_cards(DeckKind.SPANISH48)
 
@@ -356,20 +349,18 @@ def _encode_auction(obs: Observation, put: Any, put_card: Any, rel: Any) -> None
         put("cantes", rel(cante.seat) * 4 + _SUITS.index(cante.suit))
 
 
+#: The order in which the variants' actions join the action space: the first release's
+#: kinds, then the auction's and the cantes'. A variant missing here comes after them in
+#: registry order, so a new one only appends and no index ever moves.
+_SPACE_ORDER = ("swaps", "black_hand", "signals", "auction", "cantes")
+
+
 def _universe() -> tuple[Action, ...]:
-    two_and_seven = [c for c in _ALL_CARDS if c.rank in (2, 7)]
-    actions: list[Action] = [Play(c) for c in _ALL_CARDS]
-    actions += [Swap(c) for c in two_and_seven]
-    actions.append(ClaimBlackHand())
-    actions += [Signal(name) for name in SIGNAL_NAMES]
-    # Appended after the first release's actions, so that those keep their indices.
-    actions.append(Pass())
-    actions += [Bid(p) for p in range(1, MAX_BID + 1)]
-    actions += [BidRank(r) for r in RANKS]
-    actions += [NameTrump(s) for s in _SUITS]
-    actions += [CallCard(c) for c in _ALL_CARDS]
-    actions += [Sing(s) for s in _SUITS]
-    return tuple(actions)
+    ranked = sorted(
+        VARIANTS,
+        key=lambda v: _SPACE_ORDER.index(v.name) if v.name in _SPACE_ORDER else len(_SPACE_ORDER),
+    )
+    return (*(Play(c) for c in _ALL_CARDS), *(a for v in ranked for a in v.universe))
 
 
 #: Every action of every variant, each once, in a fixed order (see the module documentation).
@@ -378,44 +369,10 @@ ACTION_SPACE: tuple[Action, ...] = _universe()
 
 def _possible(action: Action, rules: Rules) -> bool:
     """Whether some state of `rules` can offer `action` (a superset is fine, never a subset)."""
-    pack = rules.cards
-    selection = rules.trump_selection
-    auction = selection is TrumpSelection.AUCTION
-    called = selection is TrumpSelection.CALLED_CARD
-    if isinstance(action, Play):
-        return action.card in pack
-    if isinstance(action, Swap):
-        return rules.swap_enabled and action.card in pack
-    if isinstance(action, ClaimBlackHand):
-        return (
-            rules.black_hand is not BlackHand.OFF
-            and rules.black_hand_claim is BlackHandClaim.DECLARE
-        )
-    if isinstance(action, Signal):
-        vocabulary = VOCABULARIES.get(rules.signal_vocabulary, {})
-        return rules.signals is not Signals.NONE and action.name in vocabulary
-    if isinstance(action, Pass):
-        return rules.has_auction
-    if isinstance(action, Bid):
-        if auction:
-            return (
-                action.points >= rules.bid_minimum
-                and (action.points - rules.bid_minimum) % rules.bid_step == 0
-            )
-        return (
-            called
-            and rules.chiamata_two_rule is ChiamataTwoRule.POINTS_AFTER_TWO
-            and rules.chiamata_point_minimum <= action.points <= 120
-        )
-    if isinstance(action, BidRank):
-        return called and any(c.rank == action.rank for c in pack)
-    if isinstance(action, NameTrump):
-        return auction
-    if isinstance(action, CallCard):
-        return called and action.card in pack
-    if isinstance(action, Sing):
-        return rules.cantes
-    return False
+    if type(action) is Play:
+        return action.card in rules.cards
+    rule = owner(type(action))
+    return rule is not None and rule.possible(action, rules)
 
 
 @functools.lru_cache(maxsize=256)

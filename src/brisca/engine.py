@@ -45,7 +45,7 @@ from brisca.state import (
     table_for,
 )
 from brisca.tricks import winning
-from brisca.variants import VARIANTS, Log, Variant
+from brisca.variants import VARIANTS, Log, Variant, owner
 from brisca.variants.arrastre import known_voids
 
 __all__ = [
@@ -203,8 +203,6 @@ def deal_layout(rules: Rules, dealer: int) -> DealLayout:
 
 # One Play per card: legal_actions hands these out instead of building new ones.
 _PLAY_OF = {c: Play(c) for c in deck_cards(DeckKind.SPANISH48)}.__getitem__
-# Which variant owns each action type.
-_OWNER: dict[type, Variant] = {kind: variant for variant in VARIANTS for kind in variant.actions}
 
 
 @attrs.frozen(eq=False)  # one per rules, so identity will do, and it hashes fast
@@ -340,18 +338,18 @@ def _refusal(state: State, action: object, plan: _Plan) -> str | None:
         limit = plan.playable
         if limit is None:
             return None
-        allowed, rule = limit(state, seat)
-        return None if card in allowed else rule
-    owner = _OWNER.get(kind)
-    if owner is None:
+        allowed, duty = limit(state, seat)
+        return None if card in allowed else duty
+    variant = owner(kind)
+    if variant is None:
         return f"not a brisca action: a {type(action).__name__}"
     if not _complete(action):
         return _MALFORMED
     if seat is None:
         return "the hand is over"
-    if state.trump is None and not owner.before_trump:
+    if state.trump is None and not variant.before_trump:
         return "the auction is not over"
-    return owner.refusal(state, seat, action)  # type: ignore[arg-type]
+    return variant.refusal(state, seat, cast(Action, action))
 
 
 def _complete(action: object) -> bool:
@@ -486,10 +484,11 @@ def _advance(state: State, action: Action, log: list[Event]) -> State:
 
 def _extra(state: State, action: Action, log: Log, plan: _Plan) -> State:
     """The state after an action that is not a play: its variant's doing."""
-    owner = _OWNER[type(action)]
+    rule = owner(type(action))
+    assert rule is not None  # a legal action that is not a play has its variant
     seat: int = state.to_act  # type: ignore[assignment]
-    after = attrs.evolve(owner.apply(state, seat, action, log), trail=(state.trail, action))
-    return _after_cards_move(after, log, plan) if owner.moves_cards else after
+    after = attrs.evolve(rule.apply(state, seat, action, log), trail=(state.trail, action))
+    return _after_cards_move(after, log, plan) if rule.moves_cards else after
 
 
 def _revealed(state: State) -> TrumpRevealed:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from brisca.variants import arrastre, auction, black_hand, cantes, signals, swaps
 from brisca.variants.variant import Log, Variant
 
-__all__ = ["VARIANTS", "Log", "Variant"]
+__all__ = ["VARIANTS", "Log", "Variant", "owner"]
 
 #: Every optional rule, in the order their actions are offered: the black-hand
 #: claim, swaps, cantes, signals; the auction comes alone, before the trump.
@@ -24,3 +24,10 @@ VARIANTS: tuple[Variant, ...] = (
     signals.VARIANT,
     auction.VARIANT,
 )
+
+_OWNERS = {kind: variant for variant in VARIANTS for kind in variant.actions}
+
+
+def owner(kind: type) -> Variant | None:
+    """The variant that owns action type `kind`, or ``None`` (for `Play`, or no action)."""
+    return _OWNERS.get(kind)
