@@ -118,10 +118,10 @@ def test_four_player_declarer_plays_with_partner_aca_ts() -> None:
     state = run(state, NameTrump("O"))
     assert state.sides == ((0, 2), (1, 3))
     result = brisca.result(finish(state))
-    assert result.contract is not None and result.contract.declarer == 1
-    made = result.points[1] + result.cantes[1] >= 60
-    assert result.contract_made is made and result.winner == (1 if made else 0)
-    assert result.seat_scores == ((0, 60, 0, 60) if made else (0, -60, 0, -60))
+    assert result.details is not None and result.details.contract.declarer == 1
+    made = result.points[1] + result.details.cantes[1] >= 60
+    assert result.details.made is made and result.winner == (1 if made else 0)
+    assert result.details.seat_scores == ((0, 60, 0, 60) if made else (0, -60, 0, -60))
 
 
 # §2.7 Cantes (T26).
@@ -165,8 +165,10 @@ def test_made_contract_needed_a_cante_spec_2_7() -> None:
             sings = [a for a in actions if isinstance(a, Sing)]
             state = brisca.apply(state, sings[0] if sings else actions[rng.randrange(len(actions))])
         result = brisca.result(state)
-        if result.points[0] < 60 <= result.points[0] + result.cantes[0]:
-            assert result.contract_made and result.winner == 0 and result.seat_scores[0] == 60
+        if result.points[0] < 60 <= result.points[0] + result.details.cantes[0]:
+            assert (
+                result.details.made and result.winner == 0 and result.details.seat_scores[0] == 60
+            )
             return
     raise AssertionError("no such hand found")
 
@@ -174,16 +176,16 @@ def test_made_contract_needed_a_cante_spec_2_7() -> None:
 def test_failed_contract_costs_the_bid_spec_2_7() -> None:
     state = run(brisca.new_game(SUBASTADA_3P, seed=6), Bid(120), Pass(), Pass(), NameTrump("O"))
     result = brisca.result(finish(state))
-    if result.points[0] + result.cantes[0] < 120:
-        assert not result.contract_made and result.winner == 1
-        assert result.seat_scores == (-120, 0, 0)
+    if result.points[0] + result.details.cantes[0] < 120:
+        assert not result.details.made and result.winner == 1
+        assert result.details.seat_scores == (-120, 0, 0)
 
 
 def test_game_point_scoring_spec_2_7() -> None:
     rules = attrs.evolve(SUBASTADA_3P, subasta_scoring="game_point")
     state = run(brisca.new_game(rules, seed=6), Bid(120), Pass(), Pass(), NameTrump("O"))
     result = brisca.result(finish(state))
-    assert result.seat_scores[0] in (1, -1) and result.seat_scores[1:] == (0, 0)
+    assert result.details.seat_scores[0] in (1, -1) and result.details.seat_scores[1:] == (0, 0)
 
 
 # §2.8 Chiamata.
@@ -264,8 +266,8 @@ def test_caller_holding_the_called_card_plays_alone_t28() -> None:
     assert state.ledger.contract.partner == 0  # type: ignore[union-attr]
     assert state.sides == ((0,), (1, 2, 3, 4))
     result = brisca.result(finish(state))
-    sign = 1 if result.contract_made else -1
-    assert result.seat_scores == (4 * sign, -sign, -sign, -sign, -sign)
+    sign = 1 if result.details.made else -1
+    assert result.details.seat_scores == (4 * sign, -sign, -sign, -sign, -sign)
 
 
 def test_caller_side_needs_61_or_the_bid_crp() -> None:
@@ -275,7 +277,7 @@ def test_caller_side_needs_61_or_the_bid_crp() -> None:
     twos = [c for c in CHIAMATA.cards if c.rank == 2 and c not in state.hands[state.to_act]]  # type: ignore[index]
     result = brisca.result(finish(run(state, CallCard(twos[0]))))
     caller_side = result.sides.index(next(s for s in result.sides if 1 in s))
-    assert result.contract_made is (result.points[caller_side] >= 90)
+    assert result.details.made is (result.points[caller_side] >= 90)
 
 
 def test_scoring_table_is_an_option_spec_2_8() -> None:
@@ -283,9 +285,9 @@ def test_scoring_table_is_an_option_spec_2_8() -> None:
     state = run(brisca.new_game(rules, seed=2), BidRank(3), Pass(), Pass(), Pass(), Pass())
     others = [c for c in rules.cards if c.rank == 3 and c not in state.hands[0]]
     result = brisca.result(finish(run(state, CallCard(others[0]))))
-    partner = result.contract.partner  # type: ignore[union-attr]
-    sign = 1 if result.contract_made else -1
-    for seat, score in enumerate(result.seat_scores):
+    partner = result.details.contract.partner  # type: ignore[union-attr]
+    sign = 1 if result.details.made else -1
+    for seat, score in enumerate(result.details.seat_scores):
         expected = 3 if seat == 0 else 2 if seat == partner else -1
         assert score == sign * expected
     with pytest.raises(RulesError, match="chiamata_scores"):
@@ -363,16 +365,16 @@ def test_every_auction_ends_and_the_contract_follows_the_points(
         assert result.winner is None and sum(result.points) == 0
         return
     assert sum(result.points) == 120
-    contract = result.contract
+    contract = result.details.contract
     assert contract is not None
     ours = next(i for i, side in enumerate(result.sides) if contract.declarer in side)
     if rules.trump_selection is brisca.TrumpSelection.AUCTION:
         assert isinstance(contract.bid, Bid)
-        expected = result.points[ours] + result.cantes[ours] >= contract.bid.points
+        expected = result.points[ours] + result.details.cantes[ours] >= contract.bid.points
     else:
         floor = contract.bid.points if isinstance(contract.bid, Bid) else 0
         expected = result.points[ours] >= max(61, floor)
-    assert result.contract_made is expected
+    assert result.details.made is expected
     assert result.winner == (ours if expected else 1 - ours)
 
 
@@ -389,7 +391,7 @@ def test_six_player_chiamata_dealer_sits_out_pgc() -> None:
     state = finish(run(state, CallCard(threes[0])))
     result = brisca.result(state)
     assert sum(result.points) == 120 and 2 not in {s for side in result.sides for s in side}
-    assert result.seat_scores[2] == 0
+    assert result.details.seat_scores[2] == 0
 
 
 def test_tampered_chiamata_record_is_refused_spec_2_8() -> None:

@@ -75,7 +75,7 @@ def _first_moves(rules: brisca.Rules, seed: int) -> list[str]:
         seen.append(" ".join(map(str, legal)))
         state = brisca.apply(state, legal[len(seen) % len(legal)])
     outcome = brisca.result(state)
-    seen.append(str((outcome.points, outcome.winner, outcome.seat_scores)))
+    seen.append(str((outcome.points, outcome.winner, getattr(outcome.details, "seat_scores", ()))))
     match = brisca.new_match(rules, seed=seed)
     for step in range(300):
         if match.is_over:

@@ -127,17 +127,17 @@ def test_deal_one_at_a_time_from_dealer_right_s000_s003() -> None:
 
 
 def test_turned_card_is_trump_and_drawn_last_by_the_loser_s000_1_12() -> None:
-    """SPEC §1.6, §1.12: the pinta is trump and goes to the last drawer: in 2p, the loser."""
+    """SPEC §1.6, §1.12: the turned is trump and goes to the last drawer: in 2p, the loser."""
     state = brisca.new_game(Rules(), seed=11)
-    pinta = state.trump_card
-    assert pinta is not None and state.trump is pinta.suit
+    turned = state.trump_card
+    assert turned is not None and state.trump is turned.suit
     while len(state.stock) > 1:
         state = brisca.apply(state, brisca.legal_actions(state)[0])
     while state.trump_card is not None:
         before = state
         state = brisca.apply(state, brisca.legal_actions(state)[0])
     winner = state.tricks[-1].winner
-    assert state.hands[1 - winner][-1] is pinta
+    assert state.hands[1 - winner][-1] is turned
     assert state.hands[winner][-1] is before.stock[0]
 
 
@@ -185,7 +185,7 @@ def test_dealer_may_lead_first_abt() -> None:
 
 
 def test_trump_card_from_bottom_of_deck_nc_vc() -> None:
-    """SPEC §2.1 trump_card_position='bottom_of_deck': a seeded pinta is the pack's last card."""
+    """SPEC §2.1 trump_card_position='bottom_of_deck': a seeded turned is the pack's last card."""
     rules = Rules(trump_card_position="bottom_of_deck")
     shuffled = Generator(99).shuffle(rules.cards)
     state = brisca.new_game(rules, seed=99)

@@ -42,8 +42,8 @@ def shown_cards(view: Observation) -> set[Card]:
     cards |= {c for _, hand in view.partner_hands for c in hand}
     if view.trump_card is not None:
         cards.add(view.trump_card)
-    if view.pinta_drawn is not None:
-        cards.add(view.pinta_drawn[1])
+    if view.trump_card_drawn is not None:
+        cards.add(view.trump_card_drawn[1])
     if view.contract is not None and view.contract.called is not None:
         cards.add(view.contract.called)
     cards |= {Card(r, c.suit) for c in view.cantes for r in (11, 12)}
@@ -85,7 +85,7 @@ def check_views(
         for event in seen:
             assert event_cards(event) <= shown_cards(view), (event, seat)
             if isinstance(event, CardsDrawn) and event.card is not None:
-                assert event.seat == seat or view.pinta_drawn == (event.seat, event.card)
+                assert event.seat == seat or view.trump_card_drawn == (event.seat, event.card)
         # A seat sees the cards it drew itself.
         mine = {e.card for e in seen if isinstance(e, CardsDrawn) and e.seat == seat}
         new = set(after.hands[seat]) - set(before.hands[seat])
@@ -135,9 +135,9 @@ def test_the_last_card_drawn_is_the_turned_card_seen_by_all_s000() -> None:
     state = brisca.new_game(rules, seed=3)
     while state.trump_card is not None:
         state, happened = step(state, brisca.legal_actions(state)[0])
-    pinta = state.ledger.pinta_drawn
-    assert pinta is not None
-    drawer, card = pinta
+    turned = state.ledger.trump_card_drawn
+    assert turned is not None
+    drawer, card = turned
     for seat in (0, 1):
         draws = [e for e in events_for(seat, happened) if isinstance(e, CardsDrawn)]
         assert CardsDrawn(drawer, card, public=True) in draws

@@ -50,6 +50,7 @@ from brisca.match import (
     new_match,
 )
 from brisca.rng import Generator
+from brisca.state import BlackHandWin, Termination
 
 #: Trick order, strongest first (SPEC §1.2), for cut_high.
 TRICK_ORDER = (1, 3, 12, 11, 10, 9, 8, 7, 6, 5, 4, 2)
@@ -68,7 +69,7 @@ class Hand:
 
 
 def opening_deck(state: State) -> tuple[Card, ...]:
-    """The deck order that deals `state`: the deal round by round, the pinta, the stock."""
+    """The deck order that deals `state`: the deal round by round, the turned, the stock."""
     n = state.rules.num_players
     seated = {seat for side in state.sides for seat in side}
     active = [s for s in ((state.dealer + k) % n for k in range(1, n + 1)) if s in seated]
@@ -305,7 +306,13 @@ MARGINS = Rules(match_mode="game_points", margin_points=True)
 def test_margin_points_t22_s000(taken: int, value: int) -> None:
     """T22: 61-90 -> 1 game point, 91-119 -> 2, 120 (capote) -> 3."""
     tricks = (20, 0) if taken == 120 else (15, 5)
-    result = HandResult(((0,), (1,)), (taken, 120 - taken), 0, (), False, 0)
+    result = HandResult(
+        termination=Termination.PLAYED_OUT,
+        sides=((0,), (1,)),
+        points=(taken, 120 - taken),
+        winner=0,
+        last_trick=0,
+    )
     assert hand_value(MARGINS, result, tricks) == value
     without = attrs.evolve(MARGINS, margin_points=False)
     assert hand_value(without, result, tricks) == 1
@@ -313,7 +320,15 @@ def test_margin_points_t22_s000(taken: int, value: int) -> None:
 
 def test_sixty_sixty_scores_nothing_t22_s000() -> None:
     """T22: 60-60 is a tie: nobody wins a game point."""
-    result = HandResult(((0,), (1,)), (60, 60), None, (0, 1), True, 1)
+    result = HandResult(
+        termination=Termination.PLAYED_OUT,
+        sides=((0,), (1,)),
+        points=(60, 60),
+        winner=None,
+        tied=(0, 1),
+        replay=True,
+        last_trick=1,
+    )
     assert hand_value(MARGINS, result, (10, 10)) == 0
 
 
@@ -339,7 +354,13 @@ def test_margin_points_in_a_match_t22_s000() -> None:
 def test_ffa_winner_under_61_scores_one_p() -> None:
     """SPEC §2.6 [P]: a free-for-all winner with fewer than 61 points gets 1 game point."""
     rules = Rules(num_players=3, match_mode="game_points", margin_points=True)
-    result = HandResult(((0,), (1,), (2,)), (50, 40, 30), 0, (), False, 0)
+    result = HandResult(
+        termination=Termination.PLAYED_OUT,
+        sides=((0,), (1,), (2,)),
+        points=(50, 40, 30),
+        winner=0,
+        last_trick=0,
+    )
     assert hand_value(rules, result, (5, 4, 4)) == 1
     hand = find_hand(rules, 2, lambda r: r.winner is not None and r.points[r.winner] < 61)
     m = play(start(rules, [hand]), hand)
@@ -358,7 +379,7 @@ def capote_hand(all_tricks: bool) -> Hand:
     rest = [x for x in others if x not in (c("2E"), c("4E"))]  # ends with the 12 of bastos
     # Seat 1's 19th card meets the 2 of espadas in the last trick: the 4E wins it, a basto not.
     b = [*([c("4E")] if all_tricks else []), *rest, *([] if all_tricks else [c("4E")])]
-    b.append(c("2O"))  # the pinta, drawn last by seat 1
+    b.append(c("2O"))  # the turned, drawn last by seat 1
     assert len(a) == len(b) == 20 and len(set(a + b)) == 40
     deck = [a[0], b[0], a[1], b[1], a[2], b[2], c("2O")]
     deck += [x for k in range(3, 19) for x in (a[k], b[k])] + [a[19]]
@@ -659,7 +680,14 @@ def test_black_hand_counts_as_a_hand_won_s003(mode: str) -> None:
     a whole hand's 120 card points in rematada."""
     rules = Rules(match_mode=mode, margin_points=True, match_target=500)
     # Formed mid-hand with 95 card points in: still one hand won, no margin.
-    result = HandResult(((0,), (1,)), (0, 95), 1, (), False, 1, black_hand=1)
+    result = HandResult(
+        termination=Termination.BLACK_HAND,
+        sides=((0,), (1,)),
+        points=(0, 95),
+        winner=1,
+        last_trick=1,
+        details=BlackHandWin(1),
+    )
     assert hand_value(rules, result, (0, 9)) == (120 if mode == "cumulative_card_points" else 1)
 
 
@@ -671,7 +699,7 @@ def test_black_hand_dealt_ends_the_hand_at_once_s003() -> None:
     c = Card.parse
     mine = [c("1O"), c("3O"), c("12O")]
     rest = [x for x in rules.cards if x not in (*mine, c("7O"))]
-    # Dealer 1: seat 0 receives the 1st, 3rd and 5th cards; the pinta is the 7th.
+    # Dealer 1: seat 0 receives the 1st, 3rd and 5th cards; the turned is the 7th.
     deck = [mine[0], rest[0], mine[1], rest[1], mine[2], rest[2], c("7O"), *rest[3:]]
     follow = find_hand(rules, 0, won_by(1))
     m = new_match(rules, seed=0, decks=[deck, follow.deck], dealer=1)
@@ -930,8 +958,8 @@ def test_contract_games_credit_each_seat_its_contract_score_spec_2_7_2_8(name: s
         pick = options[0] if not m.state.ledger.bids else options[-1]  # type: ignore[union-attr]
         m = match_apply(m, pick)
     record = m.hands[-1]
-    assert record.result.seat_scores
-    assert record.credits == tuple(Fraction(v) for v in record.result.seat_scores)
+    assert record.result.details.seat_scores
+    assert record.credits == tuple(Fraction(v) for v in record.result.details.seat_scores)
     assert m.standings == record.credits
 
 

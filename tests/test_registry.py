@@ -64,3 +64,34 @@ def test_a_rule_switched_off_offers_nothing_and_refuses_its_actions() -> None:
     assert brisca.refusal(state, brisca.ClaimBlackHand()) == (
         "black hands are off in these rules (black_hand='off')"
     )
+
+
+@pytest.mark.parametrize("name", sorted(brisca.PRESETS))
+def test_a_result_names_how_the_hand_ended(name: str) -> None:
+    """The termination agrees with the hand: played out, a black hand, a contract made or
+    failed, or void, and the details belong to it (python-chess's Outcome, issue 12)."""
+    rules = brisca.preset(name)
+    rng = random.Random(name)
+    for seed in range(6):
+        state = brisca.new_game(rules, seed=seed)
+        while not state.is_over:
+            state = brisca.apply(state, rng.choice(brisca.legal_actions(state)))
+        outcome = brisca.result(state)
+        kind = outcome.termination
+        if state.ledger.black_hand is not None:
+            assert kind is brisca.Termination.BLACK_HAND
+            assert outcome.details == brisca.BlackHandWin(state.ledger.black_hand)
+        elif rules.has_auction and state.ledger.contract is None:
+            assert kind is brisca.Termination.VOID and outcome.void and not state.tricks
+        elif rules.has_auction:
+            assert isinstance(outcome.details, brisca.ContractResult)
+            made = outcome.details.made
+            assert kind is (
+                brisca.Termination.CONTRACT_MADE if made else brisca.Termination.CONTRACT_FAILED
+            )
+            declarer = outcome.details.contract.declarer
+            ours = next(i for i, side in enumerate(outcome.sides) if declarer in side)
+            assert (outcome.winner == ours) is made
+        else:
+            assert kind is brisca.Termination.PLAYED_OUT and outcome.details is None
+            assert sum(len(t.cards) for t in state.tricks) == len(rules.cards)

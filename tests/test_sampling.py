@@ -209,7 +209,7 @@ def test_the_drawn_turned_card_stays_with_its_drawer_s000() -> None:
     state = brisca.new_game(rules, seed=21)
     while state.trump_card is not None:
         state = brisca.apply(state, brisca.legal_actions(state)[0])
-    drawer, card = state.ledger.pinta_drawn  # type: ignore[misc]
+    drawer, card = state.ledger.trump_card_drawn  # type: ignore[misc]
     view = brisca.observe(state, 1 - drawer)
     for k in range(20):
         assert card in sample_state(view, Generator(k)).hands[drawer]

@@ -77,8 +77,8 @@ def test_cubierta_card_shown_when_drawn_if_still_hidden_spec_2_2() -> None:
         hand = state.hands[state.to_act]  # type: ignore[index]
         state = brisca.apply(state, Play(next(c for c in hand if c.suit is not Suit.BASTOS)))
     view = brisca.observe(state, 0)
-    assert view.trump is Suit.BASTOS and view.pinta_drawn is not None
-    assert view.pinta_drawn[1].suit is Suit.BASTOS
+    assert view.trump is Suit.BASTOS and view.trump_card_drawn is not None
+    assert view.trump_card_drawn[1].suit is Suit.BASTOS
 
 
 def test_cubierta_states_differing_only_in_the_covered_card_look_alike_spec_2_2() -> None:
@@ -120,7 +120,7 @@ SWAPS = Rules(swap_enabled=True)
 
 
 def test_seven_takes_a_high_card_then_two_takes_the_seven_t12() -> None:
-    """T12: pinta 12-oros; the 7 holder swaps it, then the 2 holder takes the 7."""
+    """T12: turned 12-oros; the 7 holder swaps it, then the 2 holder takes the 7."""
     state = stacked(SWAPS, {0: ["7O", "4C"], 1: ["2O", "5C"]}, trump="12O")
     assert "swap 7O" in legal_codes(state)
     state = brisca.apply(state, Swap("7O"))

@@ -92,8 +92,10 @@ from brisca.sampling import sample_state
 from brisca.serial import check_state, dumps, loads
 from brisca.state import (
     BidRecord,
+    BlackHandWin,
     Cante,
     Contract,
+    ContractResult,
     Deal,
     DealLayout,
     HandResult,
@@ -102,6 +104,7 @@ from brisca.state import (
     SignalRecord,
     State,
     SwapRecord,
+    Termination,
     Trick,
 )
 
@@ -132,6 +135,7 @@ __all__ = [
     "BidRecord",
     "BlackHand",
     "BlackHandClaim",
+    "BlackHandWin",
     "BriscaError",
     "CallCard",
     "CannotOvertrump",
@@ -141,6 +145,7 @@ __all__ = [
     "ChiamataTwoRule",
     "ClaimBlackHand",
     "Contract",
+    "ContractResult",
     "Deal",
     "DealLayout",
     "DealerRotation",
@@ -188,6 +193,7 @@ __all__ = [
     "SwapRequirement",
     "SwapTiming",
     "TeamMode",
+    "Termination",
     "TieRule",
     "Trick",
     "TrumpCardPosition",

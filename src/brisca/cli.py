@@ -360,8 +360,8 @@ def _trump_line(view: Observation) -> str:
         covered = view.rules.trump_visibility is brisca.TrumpVisibility.CUBIERTA
         return "trump: covered (cubierta)" if covered else "trump: not chosen yet"
     drawn = ""
-    if view.pinta_drawn is not None:
-        seat, card = view.pinta_drawn
+    if view.trump_card_drawn is not None:
+        seat, card = view.trump_card_drawn
         drawn = f" (turned card {STYLE.card(card)}, drawn by seat {seat})"
     return f"trump: {view.trump.spanish_name}{drawn}"
 
@@ -414,8 +414,8 @@ def narrate(
             drawn = [c for c in after.hands[you] if c not in before.hands[you]]
             if drawn:
                 lines.append(f"you drew {', '.join(map(_card, drawn))}")
-        if after.ledger.pinta_drawn is not None and before.ledger.pinta_drawn is None:
-            taker, pinta = after.ledger.pinta_drawn
+        if after.ledger.trump_card_drawn is not None and before.ledger.trump_card_drawn is None:
+            taker, pinta = after.ledger.trump_card_drawn
             lines.append(f"{_name(taker, you)} took the turned card {pinta}")
     return lines
 

@@ -33,12 +33,15 @@ from brisca.rules import (
     TrumpVisibility,
 )
 from brisca.state import (
+    BlackHandWin,
+    ContractResult,
     DealLayout,
     HandResult,
     Ledger,
     Observation,
     State,
     Table,
+    Termination,
     build_deal,
     build_state,
     build_trick,
@@ -496,8 +499,8 @@ def _revealed(state: State) -> TrumpRevealed:
     suit = state.trump
     assert suit is not None
     card = state.trump_card
-    if card is None and state.ledger.pinta_drawn is not None:
-        card = state.ledger.pinta_drawn[1]
+    if card is None and state.ledger.trump_card_drawn is not None:
+        card = state.ledger.trump_card_drawn[1]
     if card is not None and card.suit is not suit:
         card = None  # a named or called trump: no turned card shows it
     return TrumpRevealed(suit, card)
@@ -543,7 +546,7 @@ def _play(state: State, action: Play, log: Log, plan: _Plan) -> State:
         if len(stock) < len(order):
             assert trump_card is not None  # the talon always splits evenly
             stock = (*stock, trump_card)
-            ledger = attrs.evolve(ledger, pinta_drawn=(order[-1], trump_card))
+            ledger = attrs.evolve(ledger, trump_card_drawn=(order[-1], trump_card))
             trump_card = None
         for k, drawer in enumerate(order):
             hands[drawer] += (stock[k],)
@@ -589,17 +592,36 @@ def result(state: State | Playable[Any, R]) -> HandResult | R:
         return _contract_result(state, points, last)
     holder = state.ledger.black_hand
     if holder is not None:
-        return HandResult(table.sides, points, table.side_of[holder], (), False, last, holder)
+        return HandResult(
+            termination=Termination.BLACK_HAND,
+            sides=table.sides,
+            points=points,
+            winner=table.side_of[holder],
+            last_trick=last,
+            details=BlackHandWin(holder),
+        )
     if rules.hand_win_rule is HandWinRule.OVER_60:
         tied = tuple(i for i, p in enumerate(points) if p >= 60)  # 60-60 when two are here
     else:
         tied = tuple(i for i, p in enumerate(points) if p == max(points))
     if len(tied) == 1:
-        return HandResult(table.sides, points, tied[0], (), False, last)
+        return HandResult(
+            termination=Termination.PLAYED_OUT,
+            sides=table.sides,
+            points=points,
+            winner=tied[0],
+            last_trick=last,
+        )
     tie = rules.tie_rule
-    winner = last if tie is TieRule.LAST_TRICK and last in tied else None
-    replay = tie in (TieRule.REPLAY, TieRule.REPLAY_DOUBLE_STAKE)
-    return HandResult(table.sides, points, winner, tied, replay, last)
+    return HandResult(
+        termination=Termination.PLAYED_OUT,
+        sides=table.sides,
+        points=points,
+        winner=last if tie is TieRule.LAST_TRICK and last in tied else None,
+        tied=tied,
+        replay=tie in (TieRule.REPLAY, TieRule.REPLAY_DOUBLE_STAKE),
+        last_trick=last,
+    )
 
 
 def _contract_result(state: State, points: tuple[int, ...], last: int | None) -> HandResult:
@@ -607,7 +629,7 @@ def _contract_result(state: State, points: tuple[int, ...], last: int | None) ->
     rules, table, contract = state.rules, state.table, state.ledger.contract
     if contract is None:  # everyone passed
         zero = tuple(0 for _ in table.sides)
-        return HandResult(table.sides, zero, None, (), False, None, void=True)
+        return HandResult(termination=Termination.VOID, sides=table.sides, points=zero, winner=None)
     sung = [0] * len(table.sides)
     for cante in state.ledger.cantes:
         sung[table.side_of[cante.seat]] += cante.points
@@ -634,16 +656,12 @@ def _contract_result(state: State, points: tuple[int, ...], last: int | None) ->
         for seat in table.sides[ours]:
             scores[seat] = value if made else -value
     return HandResult(
-        table.sides,
-        points,
-        ours if made else theirs,
-        (),
-        False,
-        last,
-        contract=contract,
-        contract_made=made,
-        cantes=tuple(sung),
-        seat_scores=tuple(scores),
+        termination=Termination.CONTRACT_MADE if made else Termination.CONTRACT_FAILED,
+        sides=table.sides,
+        points=points,
+        winner=ours if made else theirs,
+        last_trick=last,
+        details=ContractResult(contract, made, tuple(sung), tuple(scores)),
     )
 
 
@@ -692,7 +710,7 @@ def observe(state: State | Playable[V, Any], seat: int) -> Observation | V:
             "tricks": state.tricks,
             "to_act": state.to_act,
             "partner_hands": partner_hands,
-            "pinta_drawn": state.ledger.pinta_drawn,
+            "trump_card_drawn": state.ledger.trump_card_drawn,
             "voids": (_NO_VOIDS,) * n,
             **seen,
         }

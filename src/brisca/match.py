@@ -71,7 +71,7 @@ because ``half_each`` gives halves; in JSON each is ``[numerator, denominator]``
   trick score 2). A winner under 61 points (an FFA winner, a ``last_trick``
   winner of a tie) scores 1 [P] (S000).
 - A **contract** hand (subastada, chiamata) under ``game_points`` credits each
-  seat its `HandResult.seat_scores` times the stake: plus or minus the bid (or
+  seat its `ContractResult.seat_scores` times the stake: plus or minus the bid (or
   one) for the declarer's side, the chiamata table for caller, partner and
   defenders (SPEC §2.7, §2.8). Under ``hands_won`` the side that won counts a hand.
 - A **black hand** counts as a hand won by the holder's side: value 1, no
@@ -145,7 +145,7 @@ from brisca.rules import (
     Rules,
     TieRule,
 )
-from brisca.state import HandResult, Observation, Seat, State
+from brisca.state import ContractResult, HandResult, Observation, Seat, State
 
 __all__ = [
     "MAX_DEALS",
@@ -571,9 +571,10 @@ def _settle(match: Match, state: State, actions: tuple[tuple[Action, ...], ...])
         side_credits[side_of[seat]] if seat in side_of else _ZERO
         for seat in range(rules.num_players)
     )
-    if outcome.seat_scores and rules.match_mode is MatchMode.GAME_POINTS:
+    contract = outcome.details
+    if isinstance(contract, ContractResult) and rules.match_mode is MatchMode.GAME_POINTS:
         # Contract games score seat by seat (SPEC §2.7, §2.8): a lost contract costs points.
-        credits = tuple(Fraction(v * match.stake) for v in outcome.seat_scores)
+        credits = tuple(Fraction(v * match.stake) for v in contract.seat_scores)
     record = HandRecord(
         len(match.hands), state.dealer, match.stake, outcome, tuple(tricks_won), credits, replayed
     )
@@ -648,7 +649,10 @@ def hand_value(rules: Rules, outcome: HandResult, tricks_won: Sequence[int]) -> 
     ``cumulative_card_points``: the winner's card points (120 for a black hand
     [P]). 0 when nobody won.
 
-    >>> r = HandResult(((0,), (1,)), (91, 29), 0, (), False, 0)
+    >>> from brisca.state import Termination
+    >>> r = HandResult(
+    ...     termination=Termination.PLAYED_OUT, sides=((0,), (1,)), points=(91, 29), winner=0
+    ... )
     >>> hand_value(Rules(match_mode="game_points", margin_points=True), r, (12, 8))
     2
 

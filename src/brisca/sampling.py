@@ -15,7 +15,7 @@ replays every public action through the engine (:func:`brisca.apply`), and
 keeps the sample only if every action is legal and the seat's view comes out
 identical. So every rule the engine enforces is honoured, by construction:
 
-- the turned card's known path: swaps take it, ``pinta_drawn`` says who drew it;
+- the turned card's known path: swaps take it, ``trump_card_drawn`` says who drew it;
 - hand sizes, and cards partners showed (``partner_hand_visibility``);
 - arrastre: the voids play revealed, and the higher cards a seat that did not
   beat cannot hold;
@@ -113,8 +113,8 @@ def _known_hands(obs: Observation) -> tuple[frozenset[Card], ...]:
         known[swap.seat].add(swap.taken)
     for cante in obs.cantes:
         known[cante.seat] |= {Card(12, cante.suit), Card(11, cante.suit)}
-    if obs.pinta_drawn is not None:
-        known[obs.pinta_drawn[0]].add(obs.pinta_drawn[1])
+    if obs.trump_card_drawn is not None:
+        known[obs.trump_card_drawn[0]].add(obs.trump_card_drawn[1])
     played = _played(obs)
     out = [frozenset(k - played) for k in known]
     out[obs.seat] = frozenset(obs.hand)
@@ -256,20 +256,20 @@ class _Model:
                 self.turned = obs.swaps[0].taken
             elif obs.trump_card is not None:
                 self.turned = obs.trump_card
-            elif obs.pinta_drawn is not None:
-                self.turned = obs.pinta_drawn[1]
+            elif obs.trump_card_drawn is not None:
+                self.turned = obs.trump_card_drawn[1]
             else:
                 self.covered = tuple(c for c in self.unseen if c.suit not in played_suits)
         # Draws so far: round r gives talon[r*k + j] to the j-th seat from trick r's winner.
         draws: dict[int, list[tuple[int, int]]] = {s: [] for s in active}
-        pinta_slot: tuple[int, int] | None = None  # (round, seat) of the turned card's draw
+        turned_slot: tuple[int, int] | None = None  # (round, seat) of the turned card's draw
         for r in range(drawn_rounds):
             seats = [s for s, _ in obs.tricks[r].cards]
             w = seats.index(obs.tricks[r].winner)
             for j, drawer in enumerate(seats[w:] + seats[:w]):
                 position = talon[r * per_round + j]
                 if position == layout.turned:
-                    pinta_slot = (r, drawer)
+                    turned_slot = (r, drawer)
                 else:
                     draws[drawer].append((position, r))
         self.stock_positions = tuple(
@@ -277,8 +277,8 @@ class _Model:
         )
         if len(self.stock_positions) != obs.stock_size:
             raise StateError("the observation's stock size does not fit its tricks")
-        if pinta_slot is not None and (
-            obs.pinta_drawn is None or obs.pinta_drawn[0] != pinta_slot[1]
+        if turned_slot is not None and (
+            obs.trump_card_drawn is None or obs.trump_card_drawn[0] != turned_slot[1]
         ):
             raise StateError("the observation's drawn turned card does not fit its tricks")
         self.steps = _timeline(obs)
@@ -286,7 +286,7 @@ class _Model:
         self.exclusions = self._exclusions(drawn_rounds)
         self.forced = self._forced()
         self.seats = tuple(
-            self._seat(s, layout.hands[s], draws[s], known[s], pinta_slot, drawn_rounds)
+            self._seat(s, layout.hands[s], draws[s], known[s], turned_slot, drawn_rounds)
             for s in active
         )
         hidden = sum(s.unseen for s in self.seats) + obs.stock_size
@@ -367,7 +367,7 @@ class _Model:
         dealt: tuple[int, ...],
         draws: list[tuple[int, int]],
         known: frozenset[Card],
-        pinta_slot: tuple[int, int] | None,
+        turned_slot: tuple[int, int] | None,
         drawn_rounds: int,
     ) -> _Seat:
         obs = self.obs
@@ -400,9 +400,9 @@ class _Model:
             if k < drawn_rounds:
                 if k in draw_at:
                     timeline.append(("draw", draw_at[k], None))
-                elif pinta_slot == (k, seat) and obs.pinta_drawn is not None:
-                    timeline.append(("draw", None, obs.pinta_drawn[1]))
-                    arrived[obs.pinta_drawn[1]] += 1
+                elif turned_slot == (k, seat) and obs.trump_card_drawn is not None:
+                    timeline.append(("draw", None, obs.trump_card_drawn[1]))
+                    arrived[obs.trump_card_drawn[1]] += 1
         for record in obs.signals:
             if record.seat == seat and obs.trump is not None:
                 needed, _ = _signal_ranks(self.rules, record.signal, obs.trump)

@@ -8,6 +8,7 @@ costs little; everything is validated where it enters the library: in
 
 from __future__ import annotations
 
+import enum
 import functools
 from typing import TYPE_CHECKING, Any
 
@@ -16,19 +17,17 @@ import attrs
 from brisca.actions import Action
 from brisca.cards import Card, Suit
 from brisca.rules import (
-    BlackHand,
-    BlackHandClaim,
     FirstLeader,
-    PlayObligation,
     Rules,
-    Signals,
     TeamMode,
 )
 
 __all__ = [
     "BidRecord",
+    "BlackHandWin",
     "Cante",
     "Contract",
+    "ContractResult",
     "Deal",
     "DealLayout",
     "HandResult",
@@ -38,6 +37,7 @@ __all__ = [
     "State",
     "SwapRecord",
     "Table",
+    "Termination",
     "Trick",
 ]
 
@@ -174,12 +174,6 @@ class Table:
     tricks_total: int = attrs.field(eq=False, repr=False)
     #: How many seats play each trick.
     seats_in_play: int = attrs.field(eq=False, repr=False)
-    #: Whether every card in hand may always be played (no arrastre).
-    free_play: bool = attrs.field(eq=False, repr=False)
-    #: Whether any action besides playing a card exists (swaps, claims, signals, auctions).
-    has_extras: bool = attrs.field(eq=False, repr=False)
-    #: Whether a black hand ends the hand as soon as it forms (SPEC §2.5 ``automatic``).
-    black_hand_wins_alone: bool = attrs.field(eq=False, repr=False)
     #: Where the cards of a `deck` order go.
     layout: DealLayout = attrs.field(eq=False, repr=False)
     #: What the variants the rules switch on ask of the engine, worked out once by the
@@ -256,13 +250,6 @@ class Table:
             {c: rules.card_strength(c) for c in pack},
             len(pack) // len(active),
             len(active),
-            rules.play_obligation is PlayObligation.FREE,
-            rules.swap_enabled
-            or rules.black_hand is not BlackHand.OFF
-            or rules.signals is not Signals.NONE
-            or rules.has_auction,
-            rules.black_hand is not BlackHand.OFF
-            and rules.black_hand_claim is BlackHandClaim.AUTOMATIC,
             DealLayout(tuple(hands), turned, stock),
             plan,
         )
@@ -379,7 +366,7 @@ class Ledger:
     #: The seat whose black hand ended the hand, else ``None``.
     black_hand: Seat | None = None
     #: Once the turned card has been drawn: who drew it, and which card it was.
-    pinta_drawn: tuple[Seat, Card] | None = None
+    trump_card_drawn: tuple[Seat, Card] | None = None
     #: The auction's calls, in order.
     bids: tuple[BidRecord, ...] = ()
     #: The contract, once the auction has a winner.
@@ -520,7 +507,7 @@ class Observation:
     #: The hands this seat's partners were dealt, by seat, if partners show them.
     partner_hands: tuple[tuple[Seat, tuple[Card, ...]], ...] = ()
     #: Once the turned card has been drawn: who drew it, and which card it was.
-    pinta_drawn: tuple[Seat, Card] | None = None
+    trump_card_drawn: tuple[Seat, Card] | None = None
     #: The seat whose black hand ended the hand, else ``None``.
     black_hand: Seat | None = None
     #: For each seat, the suits it is known to hold none of, from arrastre play.
@@ -543,10 +530,49 @@ class Observation:
         return tuple(totals)
 
 
-@attrs.frozen
-class HandResult:
-    """How a finished hand came out."""
+class Termination(enum.Enum):
+    """How a hand ended."""
 
+    #: Every card was played.
+    PLAYED_OUT = "played_out"
+    #: A black hand won it (SPEC §2.5).
+    BLACK_HAND = "black_hand"
+    #: The declaring side made its contract (SPEC §2.7, §2.8).
+    CONTRACT_MADE = "contract_made"
+    #: The declaring side failed its contract.
+    CONTRACT_FAILED = "contract_failed"
+    #: Everyone passed in the auction: nothing was played.
+    VOID = "void"
+
+
+@attrs.frozen
+class BlackHandWin:
+    """What a black hand adds to a hand's result (SPEC §2.5)."""
+
+    #: The seat whose black hand won.
+    seat: Seat
+
+
+@attrs.frozen
+class ContractResult:
+    """What a contract adds to a hand's result (SPEC §2.7, §2.8)."""
+
+    contract: Contract
+    #: Whether the declaring side made it.
+    made: bool
+    #: Cante points per side, in `HandResult.sides` order (subastada).
+    cantes: tuple[int, ...]
+    #: What each seat scores for the contract, by seat.
+    seat_scores: tuple[int, ...]
+
+
+@attrs.frozen(kw_only=True)
+class HandResult:
+    """How a finished hand came out: how it ended, the points and the winner, and
+    what the variant that ended it adds (`details`). Built by keyword."""
+
+    #: How the hand ended.
+    termination: Termination
     #: The sides, as in `State.sides`.
     sides: tuple[tuple[Seat, ...], ...]
     #: Card points per side, in `sides` order.
@@ -554,20 +580,20 @@ class HandResult:
     #: The index into `sides` of the winner, or ``None`` for a tie that nobody wins.
     winner: int | None
     #: The sides that tied for the top, by index; empty when one side won outright.
-    tied: tuple[int, ...]
+    tied: tuple[int, ...] = ()
     #: Whether the tie rule deals the hand again (``replay`` and ``replay_double_stake``).
-    replay: bool
+    replay: bool = False
     #: The side that won the last trick, or ``None`` when no trick was played.
-    last_trick: int | None
-    #: The seat whose black hand won the round (SPEC §2.5), else ``None``.
-    black_hand: int | None = None
-    #: Whether the hand ended without play (everyone passed in an auction).
-    void: bool = False
-    #: The contract of an auction game, else ``None``.
-    contract: Contract | None = None
-    #: Whether the contract was made, in auction games.
-    contract_made: bool | None = None
-    #: Cante points per side, in `sides` order (subastada).
-    cantes: tuple[int, ...] = ()
-    #: What each seat scores for the contract (SPEC §2.7, §2.8), in auction games.
-    seat_scores: tuple[int, ...] = ()
+    last_trick: int | None = None
+    #: What a black hand or a contract adds, else ``None``.
+    details: BlackHandWin | ContractResult | None = None
+
+    @property
+    def void(self) -> bool:
+        """Whether the hand ended without play (everyone passed in an auction)."""
+        return self.termination is Termination.VOID
+
+    @property
+    def black_hand(self) -> Seat | None:
+        """The seat whose black hand won, else ``None``."""
+        return self.details.seat if isinstance(self.details, BlackHandWin) else None

@@ -419,8 +419,8 @@ def _check_covered_card_hidden(state: State, seat: int, shown: Iterable[Any]) ->
 
     Cards of the partners' dealt hands that the seat was shown are seen, not unseen.
     """
-    pinta = state.trump_card
-    if state.rules.trump_visibility is not TrumpVisibility.CUBIERTA or pinta is None:
+    turned = state.trump_card
+    if state.rules.trump_visibility is not TrumpVisibility.CUBIERTA or turned is None:
         return
     played = {c.suit for _, c in state.trick} | {c.suit for t in state.tricks for _, c in t.cards}
     if state.trump in played:
@@ -429,11 +429,11 @@ def _check_covered_card_hidden(state: State, seat: int, shown: Iterable[Any]) ->
     unseen = [c for s, hand in enumerate(state.hands) if s != seat for c in hand]
     unseen += list(state.stock)
     for card in unseen:
-        if card.suit in played or card.suit is pinta.suit or card in seen:
+        if card.suit in played or card.suit is turned.suit or card in seen:
             continue
 
         def put(c: Card, card: Card = card) -> Card:
-            return pinta if c is card else c
+            return turned if c is card else c
 
         other = _recard(state, put, trump=card.suit, trump_card=card)
         _require(
@@ -554,29 +554,29 @@ def check_transition(before: State, action: Action, after: State) -> None:
 
 def _check_swap(before: State, seat: int, card: Card, after: State) -> None:
     """SPEC §2.3: a swap trades a trump in hand for the turned card; the trump suit stays."""
-    pinta = before.trump_card
+    turned = before.trump_card
     _require(
-        pinta is not None and card.suit is before.trump,
+        turned is not None and card.suit is before.trump,
         "swap",
         "a swap without a turned card, or of a card not of trumps",
     )
-    assert pinta is not None  # for the type checker; checked just above
+    assert turned is not None  # for the type checker; checked just above
     _require(
         after.trump is before.trump and after.trump_card is card,
         "swap",
         "the swapped card is not the new turned card",
     )
     _require(
-        Counter(after.hands[seat]) == Counter([*before.hands[seat], pinta]) - Counter([card]),
+        Counter(after.hands[seat]) == Counter([*before.hands[seat], turned]) - Counter([card]),
         "swap",
         "the hand did not trade the card for the turned card",
     )
     _require(Counter(_all_cards(after)) == Counter(_all_cards(before)), "cards conserved", "")
-    high = pinta.rank in (1, 3, 12, 11, 10)
+    high = turned.rank in (1, 3, 12, 11, 10)
     _require(
-        pinta.rank != 2 and ((card.rank == 7 and high) or card.rank == 2),
+        turned.rank != 2 and ((card.rank == 7 and high) or card.rank == 2),
         "swap",
-        f"{card} may not be swapped for {pinta}",
+        f"{card} may not be swapped for {turned}",
     )
 
 

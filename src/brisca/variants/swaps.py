@@ -46,9 +46,9 @@ def refusal(state: State, seat: Seat, action: Action) -> str | None:
         return f"{card} is not in the hand of seat {seat}, the seat to act"
     if card.suit is not state.trump:
         return f"only a trump can be swapped for the turned card, and {card} is not one"
-    pinta = state.trump_card
-    assert pinta is not None
-    return _exchange(state, card, pinta, not state.tricks and not state.trick)
+    turned = state.trump_card
+    assert turned is not None
+    return _exchange(state, card, turned, not state.tricks and not state.trick)
 
 
 def _general_refusal(state: State, seat: int) -> str | None:
@@ -97,11 +97,11 @@ def _deadline(state: State) -> str | None:
     return None
 
 
-def _exchange(state: State, card: Card, pinta: Card, before_first_lead: bool) -> str | None:
+def _exchange(state: State, card: Card, turned: Card, before_first_lead: bool) -> str | None:
     rules = state.table.rules
-    if pinta.rank == 2:
+    if turned.rank == 2:
         return "a turned 2 can never be taken"
-    high = pinta.rank in HIGH
+    high = turned.rank in HIGH
     if card.rank == 7 and high:
         if not rules.swap_seven_for_high:
             return "the 7 may not take the turned card here (swap_seven_for_high=False)"
@@ -117,9 +117,9 @@ def _exchange(state: State, card: Card, pinta: Card, before_first_lead: bool) ->
     if card.rank == 2 and high:
         if rules.swap_two_for_high_pre_first_trick and before_first_lead:
             return None
-        return f"the 2 cannot take a high turned card like the {pinta.spanish_name} now"
+        return f"the 2 cannot take a high turned card like the {turned.spanish_name} now"
     if card.rank == 7:
-        return f"the 7 can only take a high turned card (1, 3, 12, 11 or 10), not the {pinta}"
+        return f"the 7 can only take a high turned card (1, 3, 12, 11 or 10), not the {turned}"
     return "only the 7 or the 2 of trumps can be swapped for the turned card"
 
 
@@ -127,27 +127,27 @@ def offered(state: State, seat: Seat) -> tuple[Action, ...]:
     """The swaps `seat` may make now, in hand order."""
     if _general_refusal(state, seat):
         return ()
-    pinta, trump = state.trump_card, state.trump
-    assert pinta is not None
+    turned, trump = state.trump_card, state.trump
+    assert turned is not None
     first = not state.tricks and not state.trick
     return tuple(
         Swap(c)
         for c in state.hands[seat]
-        if c.suit is trump and _exchange(state, c, pinta, first) is None
+        if c.suit is trump and _exchange(state, c, turned, first) is None
     )
 
 
 def apply(state: State, seat: Seat, action: Action, log: Log) -> State:
     """The state after `seat` gives the `Swap`'s card for the turned card."""
     assert isinstance(action, Swap)
-    card, pinta = action.card, state.trump_card
-    assert pinta is not None
+    card, turned = action.card, state.trump_card
+    assert turned is not None
     hands = list(state.hands)
-    hands[seat] = (*(c for c in hands[seat] if c is not card), pinta)
-    record = SwapRecord(seat, card, pinta, len(state.tricks))
+    hands[seat] = (*(c for c in hands[seat] if c is not card), turned)
+    record = SwapRecord(seat, card, turned, len(state.tricks))
     ledger = attrs.evolve(state.ledger, swaps=(*state.ledger.swaps, record))
     if log is not None:
-        log.append(Swapped(seat, card, pinta))
+        log.append(Swapped(seat, card, turned))
     return attrs.evolve(state, hands=tuple(hands), trump_card=card, ledger=ledger)
 
 
