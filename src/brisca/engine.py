@@ -532,7 +532,7 @@ def _play(state: State, action: Play, log: Log, plan: _Plan) -> State:
             trail,
         )
     winner = winning(trick, state.trump, table)[0]
-    points, total = table.points, 0
+    points, total = table.card_points, 0
     for _, played in trick:
         total += points[played]
     tricks = state.tricks + (build_trick(trick[0][0], trick, winner, total),)  # noqa: RUF005
@@ -720,9 +720,14 @@ def observe(state: State | Playable[V, Any], seat: int) -> Observation | V:
 _NO_VOIDS: frozenset[Suit] = frozenset()
 
 
+# An enum member as a module constant: Python 3.11 looks `Enum.MEMBER` up through
+# EnumType.__getattr__, about ten times the cost of a global, and `step` asks twice a turn.
+_FACE_UP = TrumpVisibility.FACE_UP
+
+
 def trump_is_public(state: State) -> bool:
     """Whether everyone knows the trump suit: always, save a still-covered cubierta card."""
-    if state.table.rules.trump_visibility is TrumpVisibility.FACE_UP or state.trump_card is None:
+    if state.table.rules.trump_visibility is _FACE_UP or state.trump_card is None:
         return True
     trump = state.trump
     return any(c.suit is trump for _, c in state.trick) or any(

@@ -168,7 +168,7 @@ class Table:
     #: For each seat, the index of its side, or -1 for a seat sitting out.
     side_of: tuple[int, ...] = attrs.field(eq=False, repr=False)
     #: Card points and trick strength by card, for the pack in play.
-    points: dict[Card, int] = attrs.field(eq=False, repr=False)
+    card_points: dict[Card, int] = attrs.field(eq=False, repr=False)
     strength: dict[Card, int] = attrs.field(eq=False, repr=False)
     #: How many tricks the hand has.
     tricks_total: int = attrs.field(eq=False, repr=False)

@@ -130,7 +130,7 @@ def _naming_refusal(state: State, seat: int, action: Action) -> str | None:
     if rules.trump_selection is not TrumpSelection.CALLED_CARD:
         return "in subastada the declarer names a suit, such as 'trump O'"
     rank = bid_rank(contract.bid)
-    if action.card.rank != rank or action.card not in state.table.points:
+    if action.card.rank != rank or action.card not in state.table.card_points:
         return f"the called card must be a {rank}, the rank the auction was won with"
     if not any(action.card in hand for hand in state.hands):
         return f"nobody holds the {action.card}"  # every card is dealt in chiamata
@@ -147,13 +147,13 @@ def offered(state: State, seat: Seat) -> tuple[Action, ...]:
             candidates: list[Action] = [NameTrump(s) for s in Suit]
         else:
             rank = bid_rank(contract.bid)
-            candidates = [CallCard(c) for c in state.table.points if c.rank == rank]
+            candidates = [CallCard(c) for c in state.table.card_points if c.rank == rank]
         return tuple(a for a in candidates if refusal(state, seat, a) is None)
     if rules.trump_selection is TrumpSelection.AUCTION:
         candidates = [Bid(p) for p in range(rules.bid_minimum, _max_bid(state) + 1, rules.bid_step)]
     else:
         ranks = sorted(
-            {c.rank for c in state.table.points}, key=lambda r: -_rank_strength(state, r)
+            {c.rank for c in state.table.card_points}, key=lambda r: -_rank_strength(state, r)
         )
         candidates = [BidRank(r) for r in ranks]
         candidates += [Bid(p) for p in range(rules.chiamata_point_minimum, MAX_CARD_POINTS + 1)]
