@@ -831,3 +831,11 @@ def test_narrate_refuses_what_is_not_a_state_or_events() -> None:
         narrate(after, ["3C"])  # type: ignore[list-item]
     with pytest.raises(brisca.StateError, match="expected brisca events"):
         narrate(after, ["3C"], 0)  # type: ignore[list-item]
+    with pytest.raises(brisca.StateError, match="expected brisca events"):
+        narrate(after, 3)  # type: ignore[arg-type]
+    with pytest.raises(brisca.StateError, match="seat"):
+        narrate(after, events, -1)
+    before = after
+    after, events = brisca.step(before, brisca.legal_actions(before)[0])  # the trick is won
+    with pytest.raises(brisca.StateError, match="not among the tricks"):
+        narrate(before, events)  # told against the state before the trick was won

@@ -410,14 +410,16 @@ def narrate(
     """
     if type(after) is not State:
         raise StateError(f"expected a brisca.State, got {describe(after)}")
+    try:
+        seen = tuple(events)
+    except TypeError:
+        raise StateError(f"expected brisca events, got {describe(events)}") from None
+    if not all(isinstance(event, Event) for event in seen):
+        raise StateError("expected brisca events")
     table: State | Observation = after
     if you is not None:
-        seen = events_for(you, events)
+        seen = events_for(you, seen)
         table = brisca.observe(after, you)
-    else:
-        seen = tuple(events)
-        if not all(isinstance(event, Event) for event in seen):
-            raise StateError("expected brisca events")
     named = any(
         isinstance(e, Announced) and isinstance(parse_action(e.action), (NameTrump, CallCard))
         for e in seen
