@@ -5,9 +5,12 @@ from __future__ import annotations
 import enum
 import json
 import os
+import random
 import re
 import subprocess
 import sys
+from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +18,17 @@ import attrs
 import pytest
 
 import brisca
-from brisca.cli import Style, clean, option_docs, unused_options, wilson_interval
+from brisca.cli import (
+    Style,
+    clean,
+    describe_deal,
+    describe_result,
+    narrate,
+    option_docs,
+    unused_options,
+    wilson_interval,
+)
+from brisca.events import Announced, CardsDrawn, Event
 
 
 def run(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
@@ -618,3 +631,211 @@ def test_show_on_a_terminal_colours_the_suits_unless_no_color_is_set() -> None:
     assert "\x1b" not in plain and "\u2665" not in plain
     piped = run("show", "--seed", "7").stdout
     assert "\x1b" not in piped
+
+
+# Narration: `brisca play` tells the human seat what its seat saw, in good grammar.
+
+#: A card code in text, such as 3C or 12O (not the 2O inside 12O).
+_CODE = re.compile(r"(?<![0-9A-Za-z])(?:1[0-2]|[1-9])[OCEB](?![0-9A-Za-z])")
+
+
+def _cards_named(text: str, rules: brisca.Rules) -> set[brisca.Card]:
+    """Every card `text` names, by its code or by its Spanish name."""
+    named = {brisca.Card.parse(code) for code in _CODE.findall(text)}
+    return named | {card for card in rules.cards if card.spanish_name in text}
+
+
+def _observed(view: brisca.Observation) -> set[brisca.Card]:
+    """Every card an observation shows its seat."""
+    cards = set(view.hand) | {card for _, card in view.trick}
+    cards |= {card for trick in view.tricks for _, card in trick.cards}
+    cards |= {card for swap in view.swaps for card in (swap.given, swap.taken)}
+    cards |= {card for _, dealt in view.partner_hands for card in dealt}
+    if view.trump_card is not None:
+        cards.add(view.trump_card)
+    if view.trump_card_drawn is not None:
+        cards.add(view.trump_card_drawn[1])
+    if view.contract is not None and view.contract.called is not None:
+        cards.add(view.contract.called)
+    return cards
+
+
+#: The actions the games below take whenever they may, so that swaps, signals,
+#: claims and cantes happen.
+_EAGER = (brisca.Swap, brisca.Signal, brisca.ClaimBlackHand, brisca.Sing)
+
+
+def _steps(
+    rules: brisca.Rules, seed: int
+) -> Iterator[tuple[brisca.State, tuple[Event, ...], brisca.State]]:
+    """A seeded random hand, step by step: (before, events, after)."""
+    chooser = random.Random(seed)
+    state = brisca.new_game(rules, seed=seed)
+    while not state.is_over:
+        legal = brisca.legal_actions(state)
+        eager = [a for a in legal if isinstance(a, _EAGER)]
+        action = chooser.choice(eager if eager and chooser.random() < 0.8 else legal)
+        after, events = brisca.step(state, action)
+        yield state, events, after
+        state = after
+
+
+#: Each preset, and an event its hands must include for the test to say anything.
+_LEAK_PRESETS = {
+    "spanish-2p": "CardsDrawn",
+    "puerto-rican-2p": "Swapped",
+    "cubierta-2p": "TrumpRevealed",
+    "spanish-4p": "Signalled",
+    "subastada-4p": "AuctionWon",
+    "chiamata-5p": "PartnerRevealed",
+}
+
+
+@pytest.mark.parametrize("name", sorted(_LEAK_PRESETS))
+def test_play_narration_shows_the_human_seat_no_card_it_may_not_see(name: str) -> None:
+    """Issue 12 s.3 and the information rule: the narration `brisca play` prints for
+    seat `you` names only cards that seat's observation holds (now or before); a hidden
+    card another seat drew is never printed."""
+    rules = brisca.preset(name)
+    happened: Counter[str] = Counter()
+    hidden_draws = 0
+    for seed in range(4):
+        you = seed % rules.num_players
+        first = brisca.new_game(rules, seed=seed)
+        allowed = _observed(brisca.observe(first, you))
+        assert _cards_named("\n".join(describe_deal(first, you)), rules) <= allowed
+        final = first
+        for _, events, after in _steps(rules, seed):
+            happened.update(type(event).__name__ for event in events)
+            allowed |= _observed(brisca.observe(after, you))
+            hidden_draws += sum(
+                isinstance(e, CardsDrawn) and e.card is not None and e.card not in allowed
+                for e in events
+            )
+            text = "\n".join(narrate(after, events, you, plays=True))
+            leaked = _cards_named(text, rules) - allowed
+            assert not leaked, (seed, you, sorted(map(str, leaked)), text)
+            final = after
+        assert _cards_named("\n".join(describe_result(final, you)), rules) <= allowed
+    assert happened[_LEAK_PRESETS[name]] > 0, happened
+    if not rules.deal_all:  # there were hidden cards to leak
+        assert hidden_draws > 0
+
+
+@pytest.mark.parametrize("name", sorted(_LEAK_PRESETS))
+def test_narration_speaks_to_you_in_the_second_person(name: str) -> None:
+    """Whatever happens, "you" takes "name", "call", "sing", "show", "win": never
+    "you names" or "you wins"; and the same event reads "seat N names" to others."""
+    rules = brisca.preset(name)
+    for seed in range(4):
+        for _, events, after in _steps(rules, seed):
+            for you in range(rules.num_players):
+                for line in narrate(after, events, you, plays=True):
+                    assert not re.search(r"\byou [a-z]+s\b", line), line
+                    assert not re.search(r"\bseat \d+ (name|call|sing|show|win)\b", line), line
+
+
+def test_the_auction_and_the_named_trump_read_in_the_second_person() -> None:
+    """Subastada (SPEC s.2.7): the seat that alone bids wins the auction and names the trump;
+    it reads "you win", "you name", the others "seat N wins", "seat N names"."""
+    rules = brisca.preset("subastada-4p")
+    state = brisca.new_game(rules, seed=3)
+    declarer = state.to_act
+    assert declarer is not None
+    lines: dict[int, list[str]] = {seat: [] for seat in range(4)}
+    while state.trump is None:
+        legal = brisca.legal_actions(state)
+        if state.to_act == declarer:
+            bids = [a for a in legal if isinstance(a, brisca.Bid)]
+            names = [a for a in legal if isinstance(a, brisca.NameTrump)]
+            action: brisca.Action = bids[0] if bids else names[-1]
+        else:
+            action = brisca.Pass()
+        state, events = brisca.step(state, action)
+        for seat in lines:
+            lines[seat] += narrate(state, events, seat, plays=True)
+    suit = state.trump.spanish_name
+    other = (declarer + 1) % 4
+    assert f"you: bid {rules.bid_minimum}" in lines[declarer]
+    assert f"you win the auction with bid {rules.bid_minimum}" in lines[declarer]
+    assert f"you name the trump: {suit} are trumps" in lines[declarer]
+    assert f"seat {declarer} wins the auction with bid {rules.bid_minimum}" in lines[other]
+    assert f"seat {declarer} names the trump: {suit} are trumps" in lines[other]
+    assert "you: pass" in lines[other]
+
+
+def test_a_cante_is_told_with_its_worth_40_in_trumps_and_20_otherwise() -> None:
+    """Cantes (SPEC s.2.7): the singer reads "you sing 40 in Oros" (trumps) or 20; the
+    others read "seat N sings"."""
+    rules = brisca.preset("subastada-4p")
+    sung = 0
+    for seed in range(40):
+        for before, events, after in _steps(rules, seed):
+            sings = [e for e in events if isinstance(e, Announced) and e.action.startswith("sing ")]
+            if not sings:
+                continue
+            singer = before.to_act
+            assert singer is not None
+            suit = brisca.Suit(sings[0].action[-1])
+            worth = 40 if suit is before.trump else 20
+            told = f"{worth} in {suit.spanish_name}"
+            assert f"you sing {told}" in narrate(after, events, singer, plays=True)
+            other = (singer + 1) % rules.num_players
+            assert f"seat {singer} sings {told}" in narrate(after, events, other, plays=True)
+            assert f"seat {singer} sings {told}" in narrate(after, events)
+            sung += 1
+        if sung >= 3:
+            break
+    assert sung >= 3
+
+
+def _black_hand_deal(rules: brisca.Rules, seed: int) -> brisca.State:
+    """The seeded deal with the 1, 3 and 12 of trumps moved into the leader's hand."""
+    from brisca import records
+
+    state = brisca.new_game(rules, seed=seed)
+    assert state.trump is not None and state.to_act is not None
+    black = [brisca.Card(rank, state.trump) for rank in (1, 3, 12)]
+    assert state.trump_card not in black
+    deck = list(records.deck_order(state))
+    for card, held in zip(black, state.hands[state.to_act], strict=True):
+        i, j = deck.index(card), deck.index(held)
+        deck[i], deck[j] = deck[j], deck[i]
+    return brisca.new_game(rules, deck=deck, dealer=state.dealer)
+
+
+def test_a_black_hand_is_told_as_the_1_3_and_12_of_trumps() -> None:
+    """Black hand (casino, S003): the claim shows the 1, 3 and 12 of trumps; the claimer
+    reads "you show", the others "seat N shows", and nobody sees another card of it."""
+    rules = brisca.preset("casino-2p")
+    state = _black_hand_deal(rules, 1)
+    claimer = state.to_act
+    assert claimer is not None and state.trump is not None
+    assert set(state.hands[claimer]) == {brisca.Card(r, state.trump) for r in (1, 3, 12)}
+    after, events = brisca.step(state, brisca.ClaimBlackHand())
+    told = f"a black hand: the 1, 3 and 12 of {state.trump.spanish_name}"
+    assert f"you show {told}" in narrate(after, events, claimer, plays=True)
+    other = 1 - claimer
+    assert f"seat {claimer} shows {told}" in narrate(after, events, other, plays=True)
+    assert f"seat {claimer} shows {told}" in narrate(after, events)
+    assert "you won with a black hand" in describe_result(after, claimer)
+
+
+def test_narrate_refuses_what_is_not_a_state_or_events() -> None:
+    """Bad arguments to the public narrate are a StateError naming what is wrong."""
+    state = brisca.new_game(brisca.preset("spanish-2p"), seed=1)
+    after, events = brisca.step(state, brisca.legal_actions(state)[0])
+    with pytest.raises(brisca.StateError, match=r"expected a brisca\.State"):
+        narrate(brisca.observe(after, 0), events)  # type: ignore[arg-type]
+    with pytest.raises(brisca.StateError, match="expected brisca events"):
+        narrate(after, ["3C"])  # type: ignore[list-item]
+    with pytest.raises(brisca.StateError, match="expected brisca events"):
+        narrate(after, ["3C"], 0)  # type: ignore[list-item]
+    with pytest.raises(brisca.StateError, match="expected brisca events"):
+        narrate(after, 3)  # type: ignore[arg-type]
+    with pytest.raises(brisca.StateError, match="seat"):
+        narrate(after, events, -1)
+    before = after
+    after, events = brisca.step(before, brisca.legal_actions(before)[0])  # the trick is won
+    with pytest.raises(brisca.StateError, match="not among the tricks"):
+        narrate(before, events)  # told against the state before the trick was won

@@ -33,7 +33,7 @@ import os
 import re
 import sys
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import IO, Any, TextIO
 
 import attrs
@@ -54,7 +54,21 @@ from brisca.actions import (
     parse_action,
 )
 from brisca.bots import Bot, HeuristicBot, RandomBot, play_game
-from brisca.errors import BriscaError, IllegalActionError, NotationError
+from brisca.errors import BriscaError, IllegalActionError, NotationError, StateError, describe
+from brisca.events import (
+    Announced,
+    AuctionWon,
+    BlackHandClaimed,
+    CardPlayed,
+    CardsDrawn,
+    Event,
+    PartnerRevealed,
+    Signalled,
+    Swapped,
+    TrickWon,
+    TrumpRevealed,
+    events_for,
+)
 from brisca.rng import Generator
 from brisca.rules import Rules
 from brisca.state import Observation, State
@@ -366,58 +380,108 @@ def _trump_line(view: Observation) -> str:
     return f"trump: {view.trump.spanish_name}{drawn}"
 
 
+def _verb(seat: int, you: int | None, third: str, second: str) -> str:
+    """The subject and its verb: ``seat 1 names`` but ``you name``."""
+    return f"you {second}" if seat == you else f"seat {seat} {third}"
+
+
 def narrate(
-    before: State,
     after: State,
+    events: Iterable[Event],
     you: int | None = None,
     plays: bool = False,
-    action: Action | None = None,
 ) -> list[str]:
-    """What happened between two successive states, in words everyone at the table saw.
+    """The `events` of one step (from :func:`brisca.step`), in words.
 
-    Swaps, signals, black hands, bids, the trump chosen, cantes and completed
-    tricks always; each card played, and any other `action`, when `plays` is
-    true; and, for seat `you`, the cards it drew.
+    With seat `you`, only what that seat saw: the events as it sees them
+    (:func:`brisca.events.events_for`), and from `after`, the state the step led
+    to, only its observation. Without `you`, everything (a hand shown or replayed).
+    `after` supplies what an event names but does not hold: the cards of the trick
+    it names, and the trump a cante or a black hand is worth.
+
+    Swaps, signals, black hands, auction calls, the trump named or shown, cantes,
+    the partner revealed and completed tricks always; each card played, and the
+    cards seat `you` drew, when `plays` is true. The hand's end is left to
+    :func:`describe_result`.
+
+    Raises:
+        StateError: `after` is not a State, an event is not a brisca event, or an
+            event names a trick `after` does not have.
     """
+    if type(after) is not State:
+        raise StateError(f"expected a brisca.State, got {describe(after)}")
+    try:
+        seen = tuple(events)
+    except TypeError:
+        raise StateError(f"expected brisca events, got {describe(events)}") from None
+    if not all(isinstance(event, Event) for event in seen):
+        raise StateError("expected brisca events")
+    table: State | Observation = after
+    if you is not None:
+        seen = events_for(you, seen)
+        table = brisca.observe(after, you)
+    named = any(
+        isinstance(e, Announced) and isinstance(parse_action(e.action), (NameTrump, CallCard))
+        for e in seen
+    )
     lines: list[str] = []
-    seat = before.to_act
-    if seat is None:
-        return lines
-    who = _name(seat, you)
-    old, new = before.ledger, after.ledger
-    if len(new.swaps) > len(old.swaps):
-        swap = new.swaps[-1]
-        lines.append(f"{who} swapped {swap.given} for the turned card {swap.taken}")
-    elif len(new.signals) > len(old.signals):
-        lines.append(f"{who} signalled {new.signals[-1].signal}")
-    elif new.black_hand is not None and old.black_hand is None:
-        held = " ".join(str(c) for c in after.hands[new.black_hand])
-        lines.append(f"{_name(new.black_hand, you)} shows a black hand: {held}")
-    elif len(new.bids) > len(old.bids):
-        lines.append(f"{who}: {new.bids[-1].bid}")
-    elif before.trump is None and after.trump is not None and new.contract is not None:
-        called = new.contract.called
-        choice = f"calls {called}" if called is not None else "names the trump"
-        lines.append(f"{who} {choice}: {after.trump.spanish_name} are trumps")
-    elif len(new.cantes) > len(old.cantes):
-        cante = new.cantes[-1]
-        lines.append(f"{who} sings {cante.points} in {cante.suit.spanish_name}")
-    elif len(after.tricks) > len(before.tricks) or len(after.trick) > len(before.trick):
-        if plays:
-            card = after.trick[-1][1] if after.trick else after.tricks[-1].cards[-1][1]
-            lines.append(f"{who} played {_card(card)}")
-    elif plays:
-        lines.append(f"{who}: {action if action is not None else 'an action'}")  # a bid, ...
-    if len(after.tricks) > len(before.tricks):
-        lines.append(_trick_line(len(after.tricks), after.tricks[-1], you))
-        if you is not None and plays:
-            drawn = [c for c in after.hands[you] if c not in before.hands[you]]
-            if drawn:
-                lines.append(f"you drew {', '.join(map(_card, drawn))}")
-        if after.ledger.trump_card_drawn is not None and before.ledger.trump_card_drawn is None:
-            taker, pinta = after.ledger.trump_card_drawn
-            lines.append(f"{_name(taker, you)} took the turned card {pinta}")
+    drawn: list[brisca.Card] = []
+    drawn_at: int | None = None
+    for event in seen:
+        if isinstance(event, CardPlayed):
+            if plays:
+                lines.append(f"{_name(event.seat, you)} played {_card(event.card)}")
+        elif isinstance(event, TrickWon):
+            if not 0 <= event.trick < len(table.tricks):
+                raise StateError(f"trick {event.trick} is not among the tricks of the state")
+            lines.append(_trick_line(event.trick + 1, table.tricks[event.trick], you))
+        elif isinstance(event, CardsDrawn):
+            if plays and event.seat == you and event.card is not None:
+                if drawn_at is None:  # one line for all the cards the seat draws
+                    drawn_at = len(lines)
+                    lines.append("")
+                drawn.append(event.card)
+                lines[drawn_at] = f"you drew {', '.join(map(_card, drawn))}"
+            if event.public and event.card is not None:
+                lines.append(f"{_name(event.seat, you)} took the turned card {event.card}")
+        elif isinstance(event, TrumpRevealed):
+            if not named:  # a named or called trump is told with its call
+                shown = f" (turned card {STYLE.card(event.card)})" if event.card else ""
+                lines.append(f"the trump is shown: {event.suit.spanish_name}{shown}")
+        elif isinstance(event, Swapped):
+            who = _name(event.seat, you)
+            lines.append(f"{who} swapped {event.given} for the turned card {event.taken}")
+        elif isinstance(event, Signalled):
+            lines.append(f"{_name(event.seat, you)} signalled {event.signal}")
+        elif isinstance(event, BlackHandClaimed):
+            suit = table.trump.spanish_name if table.trump else "trumps"
+            shows = _verb(event.seat, you, "shows", "show")
+            lines.append(f"{shows} a black hand: the 1, 3 and 12 of {suit}")
+        elif isinstance(event, Announced):
+            lines.append(_announcement(event, table.trump, you))
+        elif isinstance(event, AuctionWon):
+            wins = _verb(event.seat, you, "wins", "win")
+            lines.append(f"{wins} the auction with {event.bid}")
+        elif isinstance(event, PartnerRevealed):
+            lines.append(f"the called card shows the partner: {_name(event.seat, you)}")
     return lines
+
+
+def _announcement(event: Announced, trump: brisca.Suit | None, you: int | None) -> str:
+    """A public call in words: a bid, the trump named or called, a cante."""
+    action = parse_action(event.action)
+    seat = event.seat
+    if isinstance(action, NameTrump):
+        names = _verb(seat, you, "names", "name")
+        return f"{names} the trump: {action.suit.spanish_name} are trumps"
+    if isinstance(action, CallCard):
+        calls = _verb(seat, you, "calls", "call")
+        return f"{calls} {action.card}: {action.card.suit.spanish_name} are trumps"
+    if isinstance(action, Sing):
+        sings = _verb(seat, you, "sings", "sing")
+        points = 40 if action.suit is trump else 20
+        return f"{sings} {points} in {action.suit.spanish_name}"
+    return f"{_name(seat, you)}: {action}"  # a bid or a pass
 
 
 def describe_result(state: State, you: int | None = None) -> list[str]:
@@ -452,9 +516,8 @@ def describe_hand(state: State, moves_seed: int) -> list[str]:
     while not state.is_over:
         seat: int = state.to_act  # type: ignore[assignment]
         action = chooser(brisca.observe(state, seat), brisca.legal_actions(state))
-        after = brisca.apply(state, action)
-        lines += narrate(state, after)
-        state = after
+        state, events = brisca.step(state, action)
+        lines += narrate(state, events)
     return lines + describe_result(state)
 
 
@@ -601,8 +664,8 @@ def _auction_lines(view: Observation) -> list[str]:
 
 def _read_choice(
     state: State, you: int, legal: Sequence[Action], inp: IO[str], out: TextIO
-) -> tuple[State, Action]:
-    """Read until a legal action of seat `you`: the state after it, and the action.
+) -> tuple[State, tuple[Event, ...], Action]:
+    """Read until a legal action of seat `you`: the state after it, its events, and the action.
 
     Raises:
         Abandoned: the input ended, or the player typed ``quit``.
@@ -628,7 +691,7 @@ def _read_choice(
             raise Abandoned("game abandoned")
         try:
             action = _choice(text, menu)
-            return brisca.apply(state, action), action
+            return (*brisca.step(state, action), action)
         except IllegalActionError as error:
             print(f"not allowed: {clean(str(error))}", file=out)
         except BriscaError as error:
@@ -704,15 +767,15 @@ def _play(
         if seat == you:
             _show_turn(brisca.observe(state, you), legal, out)
             try:
-                after, action = _read_choice(state, you, legal, sys.stdin, out)
+                after, events, action = _read_choice(state, you, legal, sys.stdin, out)
             except Abandoned as error:
                 print(f"\nbrisca: {error} (deal it again with --seed {seed})", file=sys.stderr)
                 _save(save, args, initial, actions, finished=False)
                 return 1
         else:
             action = bots[seat](brisca.observe(state, seat), legal)
-            after = brisca.apply(state, action)
-        print("\n".join(narrate(state, after, you, plays=True, action=action)))
+            after, events = brisca.step(state, action)
+        print("\n".join(narrate(after, events, you, plays=True)))
         actions.append(action)
         state = after
     print("\n" + "\n".join(describe_result(state, you)))
@@ -1087,24 +1150,23 @@ def _replay_one(records: Any, record: Any) -> None:
     Raises:
         BriscaError: an action is illegal, or the recorded result is not the game's.
     """
-    previous: State | None = None
-    for state in records.replay(record):
-        if previous is None:
-            name = preset_name(state.rules) or "custom rules"
-            print(f"{name}, seed {state.seed}" if state.seed is not None else name)
-            print("\n".join(describe_deal(state)))
-        else:
-            for line in narrate(previous, state):
-                print(line)
-        previous = state
-    if previous is None:
-        return
-    if previous.is_over:
-        print("\n".join(describe_result(previous)))
+    state = record.initial_state()
+    name = preset_name(state.rules) or "custom rules"
+    print(f"{name}, seed {state.seed}" if state.seed is not None else name)
+    print("\n".join(describe_deal(state)))
+    for index, text in enumerate(record.actions):
+        try:
+            state, events = brisca.step(state, parse_action(text))
+        except BriscaError as error:  # as `brisca.records.replay` words it
+            raise type(error)(f"action {index} ({describe(text, typed=False)}): {error}") from None
+        for line in narrate(state, events):
+            print(line)
+    if state.is_over:
+        print("\n".join(describe_result(state)))
     problem = records.validate(record)  # the one check of a recorded result, as validate makes
     if problem is not None:
         raise BriscaError(problem.reason)
-    if not previous.is_over:
+    if not state.is_over:
         print(f"unfinished: the record stops after {len(record.actions)} actions, mid-hand")
 
 
