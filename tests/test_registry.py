@@ -95,3 +95,12 @@ def test_a_result_names_how_the_hand_ended(name: str) -> None:
         else:
             assert kind is brisca.Termination.PLAYED_OUT and outcome.details is None
             assert sum(len(t.cards) for t in state.tricks) == len(rules.cards)
+
+
+def test_the_signal_names_are_those_of_the_vocabularies_spec_2_9() -> None:
+    """The notation's signal names are exactly the vocabularies' names, in order."""
+    from brisca.actions import SIGNAL_NAMES
+    from brisca.variants.signals import VOCABULARIES
+
+    names = [name for vocabulary in VOCABULARIES.values() for name in vocabulary]
+    assert tuple(dict.fromkeys(names)) == SIGNAL_NAMES

@@ -62,10 +62,8 @@ Spanish game has 40 actions, its plays.
 
 from __future__ import annotations
 
-import enum
 import functools
 from collections.abc import Iterable, Sequence
-from fractions import Fraction
 from typing import Any
 
 import attrs
@@ -77,12 +75,10 @@ from brisca.actions import (
     BidRank,
     Pass,
     Play,
-    parse_action,
 )
 from brisca.cards import RANKS, Card, DeckKind, Suit, deck_cards
 from brisca.engine import legal_actions
 from brisca.errors import (
-    BriscaError,
     IllegalActionError,
     NotationError,
     RulesError,
@@ -90,6 +86,7 @@ from brisca.errors import (
     as_state_error,
     describe,
 )
+from brisca.jsonio import readable
 from brisca.match import MatchObservation
 from brisca.presets import rules_to_dict
 from brisca.rules import Rules
@@ -117,30 +114,9 @@ _ALL_CARDS = deck_cards(DeckKind.SPANISH48)
 
 
 def _readable(value: object) -> Any:
-    """A JSON-ready form of a value from an observation."""
-    if value is None or isinstance(value, (bool, int, float, str)):
-        return value
-    if isinstance(value, Card):
-        return value.code
-    if isinstance(value, enum.Enum):
-        return value.value
-    if isinstance(value, Rules):
-        return rules_to_dict(value)
-    if isinstance(value, Fraction):
-        return [value.numerator, value.denominator]  # as dumps_match writes standings
-    if isinstance(value, (frozenset, set)):
-        return sorted((_readable(v) for v in value), key=str)
-    if isinstance(value, (tuple, list)):
-        return [_readable(v) for v in value]
-    if attrs.has(type(value)):
-        try:
-            if parse_action(str(value)) == value:
-                return str(value)  # an action: its notation
-        except BriscaError:
-            pass
-        kind: Any = type(value)
-        return {f.name: _readable(getattr(value, f.name)) for f in attrs.fields(kind)}
-    return str(value)
+    """A JSON-ready form of a value from an observation: its rules as a preset plus
+    overrides, the rest as `brisca.jsonio.readable` writes it."""
+    return rules_to_dict(value) if isinstance(value, Rules) else readable(value)
 
 
 def observation_to_dict(observation: Observation | MatchObservation) -> dict[str, Any]:

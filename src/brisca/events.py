@@ -27,7 +27,6 @@ to each client; :meth:`Event.to_dict` makes them JSON-ready.
 
 from __future__ import annotations
 
-import enum
 import re
 from collections.abc import Iterable
 from typing import Any
@@ -36,6 +35,7 @@ import attrs
 
 from brisca.cards import Card, Suit
 from brisca.errors import StateError, describe
+from brisca.jsonio import readable
 from brisca.state import Seat
 
 __all__ = [
@@ -55,16 +55,6 @@ __all__ = [
 ]
 
 
-def _json(value: object) -> Any:
-    if isinstance(value, Card):
-        return value.code
-    if isinstance(value, enum.Enum):
-        return value.value
-    if isinstance(value, tuple):
-        return [_json(v) for v in value]
-    return value
-
-
 @attrs.frozen
 class Event:
     """Something that happened in a hand. Every event type is a frozen attrs class."""
@@ -77,7 +67,7 @@ class Event:
     def to_dict(self) -> dict[str, Any]:
         """The event as JSON-ready data: ``{"type": "card_played", "seat": 0, "card": "3C"}``."""
         name = re.sub(r"(?<!^)(?=[A-Z])", "_", type(self).__name__).lower()
-        fields = {f.name: _json(getattr(self, f.name)) for f in attrs.fields(type(self))}
+        fields = {f.name: readable(getattr(self, f.name)) for f in attrs.fields(type(self))}
         return {"type": name, **fields}
 
 

@@ -22,16 +22,21 @@ brisca.errors.NotationError: JSON nested 100 deep; brisca reads at most 64 level
 
 from __future__ import annotations
 
+import enum
 import itertools
 import json
 import re
 from collections.abc import Sequence
+from fractions import Fraction
 from typing import Any
 
+import attrs
+
+from brisca.actions import ACTION_TYPES
 from brisca.cards import Card
 from brisca.errors import NotationError, StateError, describe
 
-__all__ = ["MAX_DEPTH", "Fields", "depth", "parse"]
+__all__ = ["MAX_DEPTH", "Fields", "depth", "parse", "readable"]
 
 #: The deepest nesting of arrays and objects :func:`parse` reads. brisca's own
 #: documents nest at most 5 deep; the limit keeps every decoder far from Python's
@@ -249,3 +254,33 @@ class Fields:
             names = ", ".join(k.__name__ for k in kinds)
             raise NotationError(f"{where} must hold [{names}] rows, got {describe(item)}")
         return item
+
+
+def readable(value: object) -> Any:
+    """A library value as JSON-ready data: the one converter of events and views.
+
+    Cards become codes, suits and options their text, actions their notation,
+    fractions ``[numerator, denominator]``, sets sorted lists, tuples lists, and
+    other attrs values objects of their fields.
+
+    >>> readable((Card.parse("1O"), frozenset({"b", "a"}), Fraction(1, 2)))
+    ['1O', ['a', 'b'], [1, 2]]
+    """
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    if isinstance(value, Card):
+        return value.code
+    if isinstance(value, enum.Enum):
+        return value.value
+    if isinstance(value, Fraction):
+        return [value.numerator, value.denominator]
+    if isinstance(value, (frozenset, set)):
+        return sorted((readable(v) for v in value), key=str)
+    if isinstance(value, (tuple, list)):
+        return [readable(v) for v in value]
+    if type(value) in ACTION_TYPES:
+        return str(value)  # an action: its notation
+    if attrs.has(type(value)):
+        kind: Any = type(value)
+        return {f.name: readable(getattr(value, f.name)) for f in attrs.fields(kind)}
+    return str(value)
