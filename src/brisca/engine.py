@@ -1,9 +1,11 @@
 """The pure transition functions: deal, list and check actions, apply them, score.
 
-One rule check, :func:`refusal`, decides legality for :func:`legal_actions`,
-:func:`is_legal` and :func:`apply`, so they can never disagree. The optional
-rules come from one registry, :data:`brisca.variants.VARIANTS`: the engine asks
-each variant the rules switch on, and never names a variant itself.
+One rule check, :func:`refusal`, decides legality for :func:`is_legal`,
+:func:`apply` and :func:`step`; :func:`legal_actions` lists the plays arrastre
+allows and what each variant offers, through the same rule modules, and the
+conformance kit (:mod:`brisca.testing`) checks at every step that the two agree.
+The optional rules come from one registry, :data:`brisca.variants.VARIANTS`: the
+engine asks each variant the rules switch on, and never names a variant itself.
 """
 
 from __future__ import annotations
@@ -307,7 +309,7 @@ def _playable(value: object) -> Playable[Any, Any]:
 def refusal(state: State, action: object) -> str | None:
     """Why `action` is illegal in `state`, or ``None`` when it is legal: the one rule check.
 
-    `legal_actions`, `is_legal` and `apply` all decide through it.
+    `is_legal`, `apply` and `step` decide through it.
 
     >>> import brisca
     >>> state = brisca.new_game(brisca.preset("spanish-2p"), seed=7)
