@@ -37,6 +37,14 @@ from brisca.actions import SIGNAL_NAMES
 
 PRESET_NAMES = sorted(brisca.PRESETS)
 
+#: How many times the CI profile's examples to run: more under HYPOTHESIS_PROFILE=thorough.
+SCALE = settings.default.max_examples / 60
+
+
+def examples(n: int) -> settings:
+    """`n` examples in CI, scaled with the profile."""
+    return settings(max_examples=max(1, int(n * SCALE)))
+
 
 # --- Reachable states, and the replay of a state's deal and history -------------------
 
@@ -380,7 +388,7 @@ def every_change(state: State, rng: random.Random) -> dict[str, bool]:
 
 
 @pytest.mark.parametrize("name", PRESET_NAMES)
-@settings(max_examples=4)
+@examples(10)
 @given(seed=st.integers(0, 2**32))
 def test_one_change_to_a_state_is_refused_unless_reachable_every_preset(
     name: str, seed: int
@@ -391,7 +399,7 @@ def test_one_change_to_a_state_is_refused_unless_reachable_every_preset(
     every_change(random_state(rules, seed), random.Random(seed))
 
 
-@settings(max_examples=25)
+@examples(80)
 @given(rules=any_rules, seed=st.integers(0, 2**32))
 def test_one_change_to_a_state_is_refused_unless_reachable_any_rules(
     rules: Rules, seed: int
@@ -476,7 +484,7 @@ def assert_document_refused_or_described(data: dict[str, Any]) -> None:
     assert json.loads(brisca.dumps(loaded)) == data
 
 
-@settings(max_examples=40)
+@examples(100)
 @given(name=st.sampled_from(PRESET_NAMES), seed=st.integers(0, 2**32))
 def test_one_change_to_a_saved_state_is_refused_or_loaded_as_described(
     name: str, seed: int
@@ -488,7 +496,7 @@ def test_one_change_to_a_saved_state_is_refused_or_loaded_as_described(
         assert_document_refused_or_described(_mutated_document(state, rng)[1])
 
 
-@settings(max_examples=20)
+@examples(60)
 @given(rules=any_rules, seed=st.integers(0, 2**32))
 def test_one_change_to_a_saved_state_is_refused_or_loaded_as_described_any_rules(
     rules: Rules, seed: int
