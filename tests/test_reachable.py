@@ -315,12 +315,12 @@ def alter_contract(state: State, rng: random.Random) -> State:
     return _ledger(state, contract=attrs.evolve(contract, **changed))
 
 
-def alter_pinta_drawn(state: State, rng: random.Random) -> State:
-    drawn = state.ledger.pinta_drawn
+def alter_trump_card_drawn(state: State, rng: random.Random) -> State:
+    drawn = state.ledger.trump_card_drawn
     if drawn is None:
-        return _ledger(state, pinta_drawn=(_seat(state, rng), _other_card(state, rng)))
+        return _ledger(state, trump_card_drawn=(_seat(state, rng), _other_card(state, rng)))
     seat, card = drawn
-    return _ledger(state, pinta_drawn=(_other_seat(state, rng, seat), card))
+    return _ledger(state, trump_card_drawn=(_other_seat(state, rng, seat), card))
 
 
 def change_to_act(state: State, rng: random.Random) -> State:
@@ -367,7 +367,7 @@ CHANGES: dict[str, Change] = {
     "bid record edited": edit_bid_record,
     "black hand set": set_black_hand,
     "contract altered": alter_contract,
-    "pinta drawn altered": alter_pinta_drawn,
+    "trump card drawn altered": alter_trump_card_drawn,
     "to_act changed": change_to_act,
     "trump changed": change_trump,
     "trump card changed": change_trump_card,
@@ -647,7 +647,7 @@ def test_loads_refuses_a_forged_cante_that_makes_a_failed_contract_spec_2_7() ->
         )
         bid = state.ledger.contract.bid
         short = isinstance(bid, brisca.Bid) and outcome.points[declarers] + 40 >= bid.points
-        return outcome.contract_made is False and short and not state.ledger.cantes
+        return outcome.details.made is False and short and not state.ledger.cantes
 
     def low_bid_no_cante(state: State) -> tuple[brisca.Action, ...]:
         """The first seat bids the minimum and the rest pass; nobody sings."""
@@ -667,7 +667,7 @@ def test_loads_refuses_a_forged_cante_that_makes_a_failed_contract_spec_2_7() ->
         ),
     )
     # The forgery is worth making: it would flip the result if it were accepted.
-    assert brisca.result(forged).contract_made is True
+    assert brisca.result(forged).details.made is True
     # As JSON: a sing of the trump suit put where it cannot be sung.
     document = json.loads(brisca.dumps(failed))
     history = failed.history
