@@ -226,19 +226,33 @@ class _Plan:
     observe: tuple[Callable[[State, int], dict[str, Any]], ...]
 
 
-# Plans by the id of their rules, each kept with its rules so that the id stays theirs:
-# hashing a Rules value calls Python code. Each table carries its plan (`Table.plan`).
-_PLANS: dict[int, tuple[Rules, _Plan]] = {}
+# The plan of each rules, found by the id of the Rules object first (hashing a Rules
+# value calls Python code) and then by equality, so that equal rules read from JSON
+# share one plan, and so one cached table. Each table carries its plan (`Table.plan`).
+_PLANS_BY_ID: dict[int, tuple[Rules, _Plan]] = {}
+_PLANS: dict[Rules, _Plan] = {}
 
 
 def _plan(rules: Rules) -> _Plan:
-    found = _PLANS.get(id(rules))
-    if found is not None and found[0] is rules:
+    found = _PLANS_BY_ID.get(id(rules))
+    if found is not None and found[0] is rules:  # the entry keeps its rules, and so its id
         return found[1]
+    plan = _PLANS.get(rules)
+    if plan is None:
+        if len(_PLANS) >= 1024:
+            _PLANS.clear()
+        plan = _PLANS[rules] = _new_plan(rules)
+    if len(_PLANS_BY_ID) >= 1024:
+        _PLANS_BY_ID.clear()
+    _PLANS_BY_ID[id(rules)] = (rules, plan)
+    return plan
+
+
+def _new_plan(rules: Rules) -> _Plan:
     on = [v for v in VARIANTS if v.switched_on(rules)]
     limits = [v.playable for v in on if v.playable is not None]
     assert len(limits) <= 1, "one variant at most limits the cards a follower may play"
-    plan = _Plan(
+    return _Plan(
         tuple(v for v in on if v.actions and v.before_trump),
         tuple(v for v in on if v.actions and not v.before_trump),
         any(v.actions for v in on),
@@ -247,10 +261,6 @@ def _plan(rules: Rules) -> _Plan:
         tuple(v.on_play for v in on if v.on_play is not None),
         tuple(v.observe for v in on if v.observe is not None),
     )
-    if len(_PLANS) >= 1024:
-        _PLANS.clear()
-    _PLANS[id(rules)] = (rules, plan)
-    return plan
 
 
 def _after_cards_move(state: State, log: Log, plan: _Plan) -> State:
