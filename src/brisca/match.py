@@ -213,7 +213,7 @@ class HandRecord:
     replayed: bool
 
 
-@attrs.frozen
+@attrs.frozen(kw_only=True)
 class Match(Playable["MatchObservation", "MatchResult"]):
     """A whole match at one moment, the hand in progress included.
 
@@ -297,7 +297,7 @@ class Match(Playable["MatchObservation", "MatchResult"]):
         return match_result(self)
 
 
-@attrs.frozen
+@attrs.frozen(kw_only=True)
 class MatchObservation:
     """What one seat may know of a match: its view of the hand in progress, and the
     public record. Equal exactly when that knowledge is equal."""
@@ -409,7 +409,20 @@ def new_match(
         cut = ()
     stream = _SeedStream(seed, agreed, rules, -1, gen)
     match = Match(
-        rules, seed, orders, dealer, agreed, cut, (), None, (), 1, 0, (_ZERO,) * n, (), stream
+        rules=rules,
+        seed=seed,
+        decks=orders,
+        first_dealer=dealer,
+        first_dealer_agreed=agreed,
+        cut=cut,
+        hands=(),
+        state=None,
+        actions=(),
+        stake=1,
+        ties=0,
+        standings=(_ZERO,) * n,
+        winners=(),
+        stream=stream,
     )
     return _deal_from(match, dealer, match.hands, match.actions, 1, 0, match.standings)
 
@@ -538,22 +551,7 @@ def match_apply(match: Match, action: Action) -> Match:
     state = apply(state, action)
     actions = (*match.actions[:-1], (*match.actions[-1], action))
     if not state.is_over:
-        return Match(
-            match.rules,
-            match.seed,
-            match.decks,
-            match.first_dealer,
-            match.first_dealer_agreed,
-            match.cut,
-            match.hands,
-            state,
-            actions,
-            match.stake,
-            match.ties,
-            match.standings,
-            match.winners,
-            match._stream,
-        )
+        return attrs.evolve(match, state=state, actions=actions)
     return _settle(match, state, actions)
 
 
@@ -589,20 +587,16 @@ def _settle(match: Match, state: State, actions: tuple[tuple[Action, ...], ...])
         return _deal_from(match, dealer, hands, actions, match.stake, match.ties, standings)
     winners = _match_winners(rules, standings, sides, winner)
     if winners is not None:
-        return Match(
-            rules,
-            match.seed,
-            match.decks,
-            match.first_dealer,
-            match.first_dealer_agreed,
-            match.cut,
-            hands,
-            None,
-            actions,
-            1,
-            0,
-            standings,
-            winners,
+        return attrs.evolve(
+            match,
+            hands=hands,
+            state=None,
+            actions=actions,
+            stake=1,
+            ties=0,
+            standings=standings,
+            winners=winners,
+            stream=None,
         )
     dealer = _next_dealer(rules, state.dealer, None if winner is None else sides[winner])
     return _deal_from(match, dealer, hands, actions, 1, 0, standings)
@@ -619,21 +613,16 @@ def _deal_from(
 ) -> Match:
     """The match with the next hand dealt by `dealer`; a hand over at once is settled too."""
     state, stream = _deal(match, len(hands), dealer)
-    following = Match(
-        match.rules,
-        match.seed,
-        match.decks,
-        match.first_dealer,
-        match.first_dealer_agreed,
-        match.cut,
-        hands,
-        state,
-        (*actions, ()),
-        stake,
-        ties,
-        standings,
-        (),
-        stream,
+    following = attrs.evolve(
+        match,
+        hands=hands,
+        state=state,
+        actions=(*actions, ()),
+        stake=stake,
+        ties=ties,
+        standings=standings,
+        winners=(),
+        stream=stream,
     )
     if state.is_over:  # a hand can end before any play, e.g. on a black hand shown at the deal
         return _settle(following, state, following.actions)
@@ -779,16 +768,16 @@ def match_observe(match: Match, seat: int) -> MatchObservation:
     if type(seat) is not int or not 0 <= seat < n:
         raise StateError(f"seat must be from 0 to {n - 1}, got {describe(seat)}")
     return MatchObservation(
-        seat,
-        match.rules,
-        None if match.state is None else observe(match.state, seat),
-        match.first_dealer,
-        match.cut,
-        match.hands,
-        match.standings,
-        match.stake,
-        match.ties,
-        match.winners,
+        seat=seat,
+        rules=match.rules,
+        hand=None if match.state is None else observe(match.state, seat),
+        first_dealer=match.first_dealer,
+        cut=match.cut,
+        hands=match.hands,
+        standings=match.standings,
+        stake=match.stake,
+        ties=match.ties,
+        winners=match.winners,
     )
 
 
