@@ -50,7 +50,7 @@ from brisca.actions import (
 )
 from brisca.cards import Card, Suit
 from brisca.engine import apply, legal_actions, new_game, observe, result
-from brisca.errors import IllegalActionError, RulesError, StateError, describe
+from brisca.errors import BARE_ERRORS, IllegalActionError, RulesError, StateError, describe
 from brisca.match import (
     Match,
     MatchObservation,
@@ -194,14 +194,7 @@ class HeuristicBot:
             raise StateError(f"expected a brisca.Observation, got {describe(observation)}")
         try:
             return self._choose(observation, legal)
-        except (
-            TypeError,
-            ValueError,
-            LookupError,
-            AttributeError,
-            ArithmeticError,
-            RecursionError,
-        ) as error:
+        except BARE_ERRORS as error:
             # Only a hand-edited view with junk fields gets here: observe() never gives one.
             raise StateError(
                 f"the observation is not one brisca.observe could give ({type(error).__name__})"

@@ -10,6 +10,7 @@ import contextlib
 from collections.abc import Iterable, Iterator
 
 __all__ = [
+    "BARE_ERRORS",
     "BriscaError",
     "IllegalActionError",
     "NotationError",
@@ -107,6 +108,11 @@ def _short(value: object, limit: int, depth: int = 0) -> str | None:
     return _cap(brackets[0] + ", ".join(parts) + brackets[1], limit)
 
 
+#: The bare Python errors that a hand-built, self-contradictory value can raise inside
+#: the library; the public entry points turn them into a `BriscaError`.
+BARE_ERRORS = (TypeError, ValueError, LookupError, AttributeError, ArithmeticError, RecursionError)
+
+
 @contextlib.contextmanager
 def as_state_error(what: str) -> Iterator[None]:
     """Turn the bare Python errors that a hand-built, self-contradictory value can cause
@@ -116,5 +122,6 @@ def as_state_error(what: str) -> Iterator[None]:
         yield
     except BriscaError:
         raise
-    except (KeyError, IndexError, TypeError, AttributeError, ValueError, RecursionError) as error:
-        raise StateError(f"{what} is inconsistent: {describe(error, typed=False)}") from None
+    except BARE_ERRORS as error:
+        # The error's type only: its text may quote the value, hidden cards and all.
+        raise StateError(f"{what} is inconsistent ({type(error).__name__})") from None

@@ -66,6 +66,7 @@ from brisca.actions import Action, parse_action
 from brisca.cards import Card
 from brisca.engine import apply, new_game, result
 from brisca.errors import (
+    BARE_ERRORS,
     BriscaError,
     IllegalActionError,
     NotationError,
@@ -607,14 +608,7 @@ def validate(record: GameRecord | str | bytes | Mapping[str, Any]) -> Problem | 
         state = record.initial_state()
     except BriscaError as error:
         return Problem(None, None, str(error), "malformed record")
-    except (
-        TypeError,
-        ValueError,
-        LookupError,
-        AttributeError,
-        ArithmeticError,
-        RecursionError,
-    ) as error:
+    except BARE_ERRORS as error:
         # A Mapping or a hand-built GameRecord that breaks on reading: still no exception.
         return Problem(
             None, None, f"unreadable record ({type(error).__name__})", "malformed record"
