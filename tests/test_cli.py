@@ -316,7 +316,10 @@ def test_validate_reports_the_index_and_reason_of_an_illegal_action(
     assert _tamper(data)
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps(data), encoding="utf-8")
-    problem = records.validate(records.loads(bad.read_text(encoding="utf-8")))
+    problem = records.validate(bad.read_text(encoding="utf-8"))
+    assert problem is not None
+    with pytest.raises(brisca.StateError, match="no game plays this record"):
+        records.loads(bad.read_text(encoding="utf-8"))
     done = run("validate", str(bad))
     assert done.returncode == 1
     assert f"action {problem.index} ({problem.action}): {problem.reason}" in done.stdout

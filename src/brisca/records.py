@@ -442,13 +442,28 @@ def dump(record: GameRecord, fp: IO[str], *, indent: int | None = None) -> None:
 
 
 def loads(text: str | bytes) -> GameRecord:
-    """Read a record written by :func:`dumps`, checking its form but not its actions.
+    """Read a record written by :func:`dumps`, and play it: like :func:`brisca.loads`, it
+    accepts only what play reaches. :func:`validate` reports the first problem instead.
 
     Raises:
-        NotationError: the text is not JSON, or not a record of this format and version.
+        NotationError: the text is not JSON, or not a record of this format and version,
+            or an action cannot be read.
         RulesError: the rules in it are invalid.
-        StateError: the dealer is not a seat of those rules.
+        StateError: the dealer is not a seat of those rules, an action is illegal, or
+            the recorded result is not the game's.
     """
+    record = _read(text)
+    problem = validate(record)
+    if problem is None:
+        return record
+    shown = describe(problem.action, 40, typed=False)
+    where = "" if problem.index is None else f"action {problem.index} ({shown}): "
+    error = NotationError if problem.kind == "malformed action" else StateError
+    raise error(f"no game plays this record: {where}{problem.reason[:160]}")
+
+
+def _read(text: str | bytes) -> GameRecord:
+    """The record `text` holds, its form checked but not its actions."""
     return GameRecord.from_dict(parse(text, "a JSON game record"))
 
 
@@ -602,7 +617,7 @@ def validate(record: GameRecord | str | bytes | Mapping[str, Any]) -> Problem | 
     """
     try:
         if isinstance(record, (str, bytes, bytearray)):
-            record = loads(record)
+            record = _read(record)
         elif not isinstance(record, GameRecord):
             record = GameRecord.from_dict(dict(record) if isinstance(record, Mapping) else record)
         state = record.initial_state()
