@@ -28,6 +28,7 @@ from brisca.encoding import (
 )
 from brisca.rng import Generator
 from brisca.sampling import sample_state
+from brisca.variants.arrastre import known_voids
 
 seeds = st.integers(min_value=0, max_value=2**64)
 
@@ -153,9 +154,9 @@ def test_voids_and_partners_are_encoded_spec_2_4() -> None:
     rules = brisca.preset("arrastre-4p")
     for seed in range(200):
         state = brisca.new_game(rules, seed=seed)
-        while not state.is_over and not any(brisca.engine.known_voids(state)):
+        while not state.is_over and not any(known_voids(state)):
             state = brisca.apply(state, brisca.legal_actions(state)[-1])
-        voids = brisca.engine.known_voids(state)
+        voids = known_voids(state)
         if any(voids):
             break
     else:

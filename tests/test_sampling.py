@@ -20,6 +20,7 @@ from brisca import Card, Observation, State, Suit
 from brisca.encoding import encode_observation, encoding_size
 from brisca.rng import Generator
 from brisca.sampling import known_hands, sample_state, unseen_cards
+from brisca.variants.arrastre import known_voids
 
 seeds = st.integers(min_value=0, max_value=2**64)
 
@@ -190,7 +191,7 @@ def test_an_arrastre_void_is_never_refilled_s004() -> None:
     def cases() -> Iterator[tuple[Observation, int, frozenset[Suit]]]:
         for seed in range(300):
             for state in random_states(rules, seed, random.Random(seed)):
-                for seat, lacking in enumerate(brisca.engine.known_voids(state)):
+                for seat, lacking in enumerate(known_voids(state)):
                     view = brisca.observe(state, (seat + 1) % 4)
                     unseen = unseen_cards(view)
                     if len(state.hands[seat]) >= 2 and any(c.suit in lacking for c in unseen):

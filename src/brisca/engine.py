@@ -51,14 +51,12 @@ from brisca.state import (
 )
 from brisca.tricks import winning
 from brisca.variants import VARIANTS, Log, Variant, owner
-from brisca.variants.arrastre import known_voids
 
 __all__ = [
     "Playable",
     "apply",
     "deal_layout",
     "is_legal",
-    "known_voids",
     "legal_actions",
     "new_game",
     "observe",
