@@ -261,6 +261,12 @@ def _new_plan(rules: Rules) -> _Plan:
     )
 
 
+def _plan_of(table: Table) -> _Plan:
+    """The table's plan; a table built by hand, without the engine, has none yet."""
+    plan: _Plan | None = table.plan
+    return plan if plan is not None else _plan(table.rules)
+
+
 def _after_cards_move(state: State, log: Log, plan: _Plan) -> State:
     """Let the variants act on cards that changed hands: an automatic black hand ends it."""
     for hook in plan.after_cards_move:
@@ -329,7 +335,7 @@ def refusal(state: State, action: object) -> str | None:
     """
     if type(state) is not State:
         raise StateError(f"expected a brisca.State, got {type(state).__name__}")
-    return _refusal(state, action, state.table.plan)
+    return _refusal(state, action, _plan_of(state.table))
 
 
 def _refusal(state: State, action: object, plan: _Plan) -> str | None:
@@ -386,7 +392,7 @@ def legal_actions(state: State | Playable[Any, Any]) -> tuple[Action, ...]:
     seat = state.to_act
     if seat is None:
         return ()
-    plan: _Plan = state.table.plan
+    plan: _Plan = state.table.plan or _plan(state.table.rules)  # a hand-built table has none
     if plan.playable is None or not state.trick:  # the leader is always free
         cards = state.hands[seat]
     else:
@@ -418,7 +424,7 @@ def is_legal(state: State | Playable[Any, Any], action: Action) -> bool:
     """
     if type(state) is not State:
         return _playable(state).is_legal(action)
-    return _refusal(state, action, state.table.plan) is None
+    return _refusal(state, action, _plan_of(state.table)) is None
 
 
 @overload
@@ -440,7 +446,7 @@ def apply(state: State | P, action: Action) -> State | P:
     if type(state) is not State:
         return cast(P, _playable(state).apply(action))
     # `step` without the events, written out: this is the hot path of every playout.
-    plan: _Plan = state.table.plan
+    plan: _Plan = state.table.plan or _plan(state.table.rules)  # a hand-built table has none
     reason = _refusal(state, action, plan)
     if reason is not None:
         raise IllegalActionError(reason)
@@ -466,7 +472,7 @@ def step(state: State, action: Action) -> tuple[State, tuple[Event, ...]]:
 
 
 def _advance(state: State, action: Action, log: list[Event]) -> State:
-    plan: _Plan = state.table.plan
+    plan: _Plan = state.table.plan or _plan(state.table.rules)  # a hand-built table has none
     reason = _refusal(state, action, plan)
     if reason is not None:
         raise IllegalActionError(reason)
@@ -702,7 +708,7 @@ def observe(state: State | Playable[V, Any], seat: int) -> Observation | V:
         partners = table.sides[side] if side >= 0 else ()
         partner_hands = tuple((p, state.deal.hands[p]) for p in partners if p != seat)
     seen: dict[str, Any] = {}
-    for contribution in _plan(rules).observe:
+    for contribution in _plan_of(table).observe:
         seen.update(contribution(state, seat))
     return Observation(
         **{
