@@ -586,6 +586,13 @@ def _play(state: State, action: Play, log: Log, plan: _Plan) -> State:
     return _after_cards_move(after, log, plan) if plan.after_cards_move else after
 
 
+# Enum members as module constants: Python 3.11 looks `Enum.MEMBER` up through
+# EnumType.__getattr__, about ten times the cost of a global.
+_OVER_60, _LAST_TRICK = HandWinRule.OVER_60, TieRule.LAST_TRICK
+_REPLAYS = (TieRule.REPLAY, TieRule.REPLAY_DOUBLE_STAKE)
+_PLAYED_OUT, _BLACK_HAND = Termination.PLAYED_OUT, Termination.BLACK_HAND
+
+
 @overload
 def result(state: State) -> HandResult: ...
 @overload
@@ -609,20 +616,21 @@ def result(state: State | Playable[Any, R]) -> HandResult | R:
     holder = state.ledger.black_hand
     if holder is not None:
         return HandResult(
-            termination=Termination.BLACK_HAND,
+            termination=_BLACK_HAND,
             sides=table.sides,
             points=points,
             winner=table.side_of[holder],
             last_trick=last,
             details=BlackHandWin(holder),
         )
-    if rules.hand_win_rule is HandWinRule.OVER_60:
+    if rules.hand_win_rule is _OVER_60:
         tied = tuple(i for i, p in enumerate(points) if p >= 60)  # 60-60 when two are here
     else:
-        tied = tuple(i for i, p in enumerate(points) if p == max(points))
+        top = max(points)
+        tied = tuple(i for i, p in enumerate(points) if p == top)
     if len(tied) == 1:
         return HandResult(
-            termination=Termination.PLAYED_OUT,
+            termination=_PLAYED_OUT,
             sides=table.sides,
             points=points,
             winner=tied[0],
@@ -630,12 +638,12 @@ def result(state: State | Playable[Any, R]) -> HandResult | R:
         )
     tie = rules.tie_rule
     return HandResult(
-        termination=Termination.PLAYED_OUT,
+        termination=_PLAYED_OUT,
         sides=table.sides,
         points=points,
-        winner=last if tie is TieRule.LAST_TRICK and last in tied else None,
+        winner=last if tie is _LAST_TRICK and last in tied else None,
         tied=tied,
-        replay=tie in (TieRule.REPLAY, TieRule.REPLAY_DOUBLE_STAKE),
+        replay=tie in _REPLAYS,
         last_trick=last,
     )
 
