@@ -20,12 +20,14 @@ def test_slots_base_holds_every_field_and_the_class_adds_none(cls: type, base: t
 def test_built_state_is_a_frozen_state_equal_to_the_attrs_one() -> None:
     """build_state gives a real, frozen State equal to one built by State's own __init__."""
     state = brisca.new_game(brisca.preset("spanish-2p"), seed=11)
-    values = [getattr(state, field.name) for field in attrs.fields(State)]
+    values = [getattr(state, field.name) for field in attrs.fields(State) if field.init]
     built, slow = build_state(*values), State(*values)
     assert type(built) is State and built == slow and hash(built) == hash(slow)
+    assert built.is_over is slow.is_over is False
     with pytest.raises(attrs.exceptions.FrozenInstanceError):
         built.to_act = 1  # type: ignore[misc]
     assert attrs.evolve(built, to_act=1).to_act == 1 and built.to_act == 0
+    assert attrs.evolve(built, to_act=None).is_over
 
 
 def test_built_trick_is_a_frozen_trick() -> None:

@@ -62,6 +62,7 @@ class _StateSlots:
         "__weakref__",
         "deal",
         "hands",
+        "is_over",
         "ledger",
         "stock",
         "table",
@@ -96,6 +97,7 @@ class _StateSlots:
         self.trick = trick
         self.tricks = tricks
         self.to_act = to_act
+        self.is_over = to_act is None
         self.ledger = ledger
         self.trail = trail
         self.__class__ = State
@@ -403,6 +405,15 @@ class State(_StateSlots):
     to_act: Seat | None
     #: Swaps, signals, claims, the auction and cantes.
     ledger: Ledger
+    #: Whether the hand has ended: every card played, a black hand won it, or everyone
+    #: passed. It is ``to_act is None``, kept as an attribute because every game loop
+    #: asks it every turn.
+    is_over: bool = attrs.field(
+        init=False,
+        eq=False,
+        repr=False,
+        default=attrs.Factory(lambda self: self.to_act is None, takes_self=True),
+    )
     #: The actions taken since the deal as nested pairs, ``(earlier trail, last action)``,
     #: or ``()`` at the deal: a step adds one pair instead of copying a tuple. Read
     #: `history` for the flat tuple.
@@ -442,11 +453,6 @@ class State(_StateSlots):
     def sides(self) -> tuple[tuple[Seat, ...], ...]:
         """The sides as tuples of seats, the one with the lowest seat first."""
         return self.table.sides
-
-    @property
-    def is_over(self) -> bool:
-        """Whether the hand has ended: every card played, or a black hand won it."""
-        return self.to_act is None
 
     @property
     def side_points(self) -> tuple[int, ...]:
