@@ -103,7 +103,8 @@ def new_game(
         raise StateError(f"dealer must be a seat from 0 to {n - 1}, got {describe(dealer)}")
     if type(hand_number) is not int or hand_number < 0:
         raise StateError(f"hand_number must be a non-negative int, got {describe(hand_number)}")
-    pack = rules.cards
+    table = table_for(rules, dealer, None, None, _plan(rules))
+    pack = table.pack
     if deck is not None:
         if seed is not None:
             raise StateError("give a seed or a deck, not both")
@@ -111,14 +112,18 @@ def new_game(
     else:
         seed = checked_seed(seed)
         order = Generator(seed).shuffle(pack)
-        dealt = rules.hand_size * rules.active_players
-        bottom = rules.trump_card_position is TrumpCardPosition.BOTTOM_OF_DECK
-        if rules.turns_card and bottom:
+        layout = table.layout
+        dealt = len(pack) - len(layout.stock) - (layout.turned is not None)
+        bottom = rules.trump_card_position is _BOTTOM_OF_DECK
+        if layout.turned is not None and bottom:
             order = order[:dealt] + order[-1:] + order[dealt:-1]
-        elif not rules.turns_card and not bottom and dealt < len(order):
+        elif layout.turned is None and not bottom and dealt < len(order):
             # SPEC §2.1 [P]: the card that would be turned stays face down, last in the stock.
             order = order[:dealt] + order[dealt + 1 :] + order[dealt : dealt + 1]
-    return _deal(table_for(rules, dealer, None, None, _plan(rules)), seed, order, hand_number)
+    return _deal(table, seed, order, hand_number)
+
+
+_BOTTOM_OF_DECK = TrumpCardPosition.BOTTOM_OF_DECK  # a module constant: see _OVER_60
 
 
 def checked_rules(rules: object) -> Rules:

@@ -613,9 +613,9 @@ class Rules:
     def active_players(self) -> int:
         """Seats that play each hand: the dealer sits out of 5 partners (4 play) and of
         6 in chiamata (5 play); otherwise every seat plays."""
-        if self.team_mode is TeamMode.SIT_OUT_PARTNERS:
+        if self.team_mode is _SIT_OUT_PARTNERS:
             return 4
-        if self.team_mode is TeamMode.CALLED_PARTNER:
+        if self.team_mode is _CALLED_PARTNER:
             return 5
         return self.num_players
 
@@ -632,7 +632,7 @@ class Rules:
     @property
     def has_auction(self) -> bool:
         """Whether the hand opens with an auction (subastada or chiamata)."""
-        return self.trump_selection in (TrumpSelection.AUCTION, TrumpSelection.CALLED_CARD)
+        return self.trump_selection in _AUCTIONS
 
     @property
     def hand_size(self) -> int:
@@ -642,7 +642,7 @@ class Rules:
     @property
     def turns_card(self) -> bool:
         """Whether a trump card is turned up (or, under cubierta, laid covered) under the stock."""
-        return self.trump_selection is TrumpSelection.TURNED_CARD
+        return self.trump_selection is _TURNED_CARD
 
     def card_points(self, card: Card) -> int:
         """The card's points under `rank_scheme`."""
@@ -925,3 +925,10 @@ SWAP_BUNDLES: Mapping[str, Mapping[str, Any]] = MappingProxyType(
         ),
     }
 )
+
+
+# Enum members as module constants for the properties above: Python 3.11 looks
+# `Enum.MEMBER` up through EnumType.__getattr__, about ten times the cost of a global.
+_SIT_OUT_PARTNERS, _CALLED_PARTNER = TeamMode.SIT_OUT_PARTNERS, TeamMode.CALLED_PARTNER
+_AUCTIONS = (TrumpSelection.AUCTION, TrumpSelection.CALLED_CARD)
+_TURNED_CARD = TrumpSelection.TURNED_CARD

@@ -169,6 +169,8 @@ class Table:
     rotation: tuple[tuple[Seat, ...], ...] = attrs.field(eq=False, repr=False)
     #: For each seat, the index of its side, or -1 for a seat sitting out.
     side_of: tuple[int, ...] = attrs.field(eq=False, repr=False)
+    #: The pack in play, in canonical order (`Rules.cards`).
+    pack: tuple[Card, ...] = attrs.field(eq=False, repr=False)
     #: Card points and trick strength by card, for the pack in play.
     card_points: dict[Card, int] = attrs.field(eq=False, repr=False)
     strength: dict[Card, int] = attrs.field(eq=False, repr=False)
@@ -248,6 +250,7 @@ class Table:
             tuple(next_seat),
             rotation,
             tuple(side_of),
+            pack,
             {c: rules.card_points(c) for c in pack},
             {c: rules.card_strength(c) for c in pack},
             len(pack) // len(active),
