@@ -291,6 +291,7 @@ ACTION_TYPES: tuple[type[Action], ...] = (
     CallCard,
     Sing,
 )
+_DIGITS = frozenset("0123456789")
 # Longest keyword first, so that "bid rank 3" is not read as "bid" and "rank 3".
 _KEYWORDS = sorted(
     ((kind.KEYWORD, kind) for kind in ACTION_TYPES if kind.KEYWORD), key=lambda pair: -len(pair[0])
@@ -323,6 +324,8 @@ def parse_action(text: str) -> Action:
     if not isinstance(text, str):
         raise NotationError(f"an action must be given as text, got {describe(text)}")
     stripped = text.strip()
+    if stripped[:1] in _DIGITS:  # no keyword starts with a digit: a card, the common case
+        return Play.from_notation(text, text)
     lowered = stripped.lower()
     for keyword, kind in _KEYWORDS:
         if lowered == keyword or lowered.startswith(keyword + " "):

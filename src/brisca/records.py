@@ -406,14 +406,31 @@ def _read_rules(data: dict[Any, Any]) -> tuple[Rules, str | None]:
     return _build_rules({**PRESETS[name].to_dict(), **overrides}), name
 
 
+# Rules read before, by the canonical text of their options: a server loads the same
+# few rules over and over, and one Rules object for each lets the engine's caches hit.
+_RULES_READ: dict[str, Rules] = {}
+
+
 def _build_rules(options: dict[Any, Any]) -> Rules:
     try:
-        return Rules.from_dict(options)
+        key: str | None = json.dumps(options, sort_keys=True)
+    except (TypeError, ValueError):  # an int too long to write: no cache for it
+        key = None
+    known = None if key is None else _RULES_READ.get(key)
+    if known is not None:
+        return known
+    try:
+        rules = Rules.from_dict(options)
     except BriscaError:
         raise
     except (TypeError, ValueError, KeyError, IndexError, AttributeError) as error:
         # Untrusted options must fail as a BriscaError, whatever a converter tripped on.
         raise RulesError(f"invalid rules options: {error}") from None
+    if key is not None:
+        if len(_RULES_READ) >= 256:
+            _RULES_READ.clear()
+        _RULES_READ[key] = rules
+    return rules
 
 
 def dumps(record: GameRecord, *, indent: int | None = None) -> str:

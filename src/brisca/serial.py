@@ -7,9 +7,8 @@ accepts exactly the states that play can reach: the engine's one rule check
 decides, and nothing else needs trusting. A state that play cannot reach has
 no history that leads to it, so it cannot be written in this format at all.
 
-The cost is the replay: one ``apply`` per recorded action, about as long as
-playing the hand (a quarter of a millisecond for a whole 2-player hand on the
-development machine, see ``benchmarks/playouts.py``).
+The cost is mostly the replay, one ``apply`` per recorded action: about 0.2 ms
+for a whole 2-player hand on the development machine (``benchmarks/loading.py``).
 
 The format (version 2) is that of a game record (:mod:`brisca.records`)
 without its result and metadata::
