@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable, Sequence
-from typing import Protocol
+from typing import Any, Protocol, TypeVar
 
 from brisca.actions import (
     Action,
@@ -49,19 +49,14 @@ from brisca.actions import (
     Swap,
 )
 from brisca.cards import Card, Suit
-from brisca.engine import apply, legal_actions, new_game, observe, result
-from brisca.errors import BARE_ERRORS, IllegalActionError, RulesError, StateError, describe
+from brisca.engine import apply, checked_rules, legal_actions, new_game, observe, result
+from brisca.errors import BARE_ERRORS, IllegalActionError, StateError, describe
 from brisca.match import (
     Match,
     MatchObservation,
     MatchResult,
-    match_apply,
-    match_legal_actions,
-    match_observe,
-    match_result,
     new_match,
 )
-from brisca.presets import PRESETS, preset
 from brisca.rng import Generator
 from brisca.rules import HandWinRule, Rules, TeamMode, TrumpSelection
 from brisca.state import HandResult, Observation, State, table_for
@@ -377,37 +372,45 @@ def play_game(
         IllegalActionError: a bot returned an action that is not legal; the
             message names the seat and the rule.
     """
-    if isinstance(rules, str):
-        if rules not in PRESETS:  # checked here to quote the name short
-            raise RulesError(
-                f"unknown preset {describe(rules, typed=False)}; brisca.PRESETS lists them"
-            )
-        rules = preset(rules)
-    if not isinstance(rules, Rules):
-        raise RulesError(f"rules must be a brisca.Rules or a preset name, got {describe(rules)}")
+    rules = checked_rules(rules)
+    _check_players(bots, rules.num_players, on_action, "play_game")
+    state = new_game(rules, seed=seed, deck=deck, dealer=dealer)
+    final: tuple[State, HandResult] = _play_out(state, tuple(bots), on_action)
+    return final
+
+
+def _check_players(bots: object, seats: int, on_action: object, caller: str) -> None:
+    """Refuse anything but one callable bot per seat and an optional callable `on_action`."""
     if isinstance(bots, (str, bytes)) or not isinstance(bots, Iterable):
-        raise StateError(f"play_game needs a sequence of bots, one per seat; got {describe(bots)}")
+        raise StateError(f"{caller} needs a sequence of bots, one per seat; got {describe(bots)}")
     bots = tuple(bots)
     if on_action is not None and not callable(on_action):
         raise StateError(f"on_action must be a callable or None, got {describe(on_action)}")
-    if len(bots) != rules.num_players or not all(callable(bot) for bot in bots):
-        raise StateError(
-            f"play_game needs one bot (a callable) per seat: {rules.num_players}, got {len(bots)}"
-        )
-    state = new_game(rules, seed=seed, deck=deck, dealer=dealer)
-    while state.to_act is not None:
-        seat = state.to_act
-        legal = legal_actions(state)
-        action = bots[seat](observe(state, seat), legal)
+    if len(bots) != seats or not all(callable(bot) for bot in bots):
+        raise StateError(f"{caller} needs one bot (a callable) per seat: {seats}, got {len(bots)}")
+
+
+G = TypeVar("G", State, Match)
+
+
+def _play_out(
+    game: G, bots: tuple[Any, ...], on_action: Callable[[G, Action], object] | None
+) -> Any:
+    """Let the bots play `game`, a hand or a match, to its end: ``(final game, result)``.
+
+    The engine's functions take a hand and a match alike, so one loop serves both.
+    """
+    while (seat := game.to_act) is not None:
+        action = bots[seat](observe(game, seat), legal_actions(game))
         if on_action is not None:
-            on_action(state, action)
+            on_action(game, action)
         try:
-            state = apply(state, action)
+            game = apply(game, action)
         except IllegalActionError as error:
             raise IllegalActionError(
                 f"the bot of seat {seat} chose {describe(action, typed=False)}: {error}"
             ) from None
-    return state, result(state)
+    return game, result(game)
 
 
 def play_match(
@@ -443,29 +446,11 @@ def play_match(
     if isinstance(match, Match):
         if seed is not None or dealer is not None:
             raise StateError("seed and dealer start a new match; this one is already dealt")
+        rules = match.rules
     else:
-        rules = preset(match) if isinstance(match, str) else match
-        if not isinstance(rules, Rules):
-            raise RulesError(
-                f"play_match needs a Match, a brisca.Rules or a preset name, "
-                f"got {type(match).__name__}"
-            )
+        rules = checked_rules(match)
+    _check_players(bots, rules.num_players, on_action, "play_match")
+    if not isinstance(match, Match):
         match = new_match(rules, seed=seed, dealer=dealer)
-    if isinstance(bots, (str, bytes)) or not isinstance(bots, Iterable):
-        raise StateError(f"play_match needs a sequence of bots, one per seat; got {bots!r}")
-    bots = tuple(bots)
-    n = match.rules.num_players
-    if len(bots) != n or not all(callable(bot) for bot in bots):
-        raise StateError(f"play_match needs one bot (a callable) per seat: {n}, got {len(bots)}")
-    while match.state is not None:
-        seat = match.state.to_act
-        assert seat is not None  # a hand in progress always has a seat to act
-        legal = match_legal_actions(match)
-        action = bots[seat](match_observe(match, seat), legal)
-        if on_action is not None:
-            on_action(match, action)
-        try:
-            match = match_apply(match, action)
-        except IllegalActionError as error:
-            raise IllegalActionError(f"the bot of seat {seat} chose {action!r}: {error}") from None
-    return match, match_result(match)
+    final: tuple[Match, MatchResult] = _play_out(match, tuple(bots), on_action)
+    return final
