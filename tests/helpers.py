@@ -57,3 +57,19 @@ def find_finished(rules: Rules, wanted: Callable[[State], bool], tries: int = 50
         if wanted(state):
             return state
     raise AssertionError("no such game found")
+
+
+def observed_cards(view: brisca.Observation) -> set[Card]:
+    """Every card an observation shows its seat as a card: in hand, played, swapped,
+    shown by a partner, turned or drawn face up, or called."""
+    cards = set(view.hand) | {card for _, card in view.trick}
+    cards |= {card for trick in view.tricks for _, card in trick.cards}
+    cards |= {card for swap in view.swaps for card in (swap.given, swap.taken)}
+    cards |= {card for _, dealt in view.partner_hands for card in dealt}
+    if view.trump_card is not None:
+        cards.add(view.trump_card)
+    if view.trump_card_drawn is not None:
+        cards.add(view.trump_card_drawn[1])
+    if view.contract is not None and view.contract.called is not None:
+        cards.add(view.contract.called)
+    return cards

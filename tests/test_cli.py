@@ -16,6 +16,7 @@ from typing import Any
 
 import attrs
 import pytest
+from helpers import observed_cards
 
 import brisca
 from brisca.cli import (
@@ -648,21 +649,6 @@ def _cards_named(text: str, rules: brisca.Rules) -> set[brisca.Card]:
     return named | {card for card in rules.cards if card.spanish_name in text}
 
 
-def _observed(view: brisca.Observation) -> set[brisca.Card]:
-    """Every card an observation shows its seat."""
-    cards = set(view.hand) | {card for _, card in view.trick}
-    cards |= {card for trick in view.tricks for _, card in trick.cards}
-    cards |= {card for swap in view.swaps for card in (swap.given, swap.taken)}
-    cards |= {card for _, dealt in view.partner_hands for card in dealt}
-    if view.trump_card is not None:
-        cards.add(view.trump_card)
-    if view.trump_card_drawn is not None:
-        cards.add(view.trump_card_drawn[1])
-    if view.contract is not None and view.contract.called is not None:
-        cards.add(view.contract.called)
-    return cards
-
-
 #: The actions the games below take whenever they may, so that swaps, signals,
 #: claims and cantes happen.
 _EAGER = (brisca.Swap, brisca.Signal, brisca.ClaimBlackHand, brisca.Sing)
@@ -705,12 +691,12 @@ def test_play_narration_shows_the_human_seat_no_card_it_may_not_see(name: str) -
     for seed in range(4):
         you = seed % rules.num_players
         first = brisca.new_game(rules, seed=seed)
-        allowed = _observed(brisca.observe(first, you))
+        allowed = observed_cards(brisca.observe(first, you))
         assert _cards_named("\n".join(describe_deal(first, you)), rules) <= allowed
         final = first
         for _, events, after in _steps(rules, seed):
             happened.update(type(event).__name__ for event in events)
-            allowed |= _observed(brisca.observe(after, you))
+            allowed |= observed_cards(brisca.observe(after, you))
             hidden_draws += sum(
                 isinstance(e, CardsDrawn) and e.card is not None and e.card not in allowed
                 for e in events

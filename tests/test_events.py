@@ -7,7 +7,7 @@ import random
 
 import attrs
 import pytest
-from helpers import play, stacked
+from helpers import observed_cards, play, stacked
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -35,19 +35,8 @@ seeds = st.integers(min_value=0, max_value=2**64)
 
 
 def shown_cards(view: Observation) -> set[Card]:
-    """Every card an observation shows, wherever it is."""
-    cards = set(view.hand) | {c for _, c in view.trick}
-    cards |= {c for t in view.tricks for _, c in t.cards}
-    cards |= {c for s in view.swaps for c in (s.given, s.taken)}
-    cards |= {c for _, hand in view.partner_hands for c in hand}
-    if view.trump_card is not None:
-        cards.add(view.trump_card)
-    if view.trump_card_drawn is not None:
-        cards.add(view.trump_card_drawn[1])
-    if view.contract is not None and view.contract.called is not None:
-        cards.add(view.contract.called)
-    cards |= {Card(r, c.suit) for c in view.cantes for r in (11, 12)}
-    return cards
+    """Every card an observation shows, wherever it is: a cante shows its Rey and Caballo."""
+    return observed_cards(view) | {Card(r, c.suit) for c in view.cantes for r in (11, 12)}
 
 
 def event_cards(event: Event) -> set[Card]:
