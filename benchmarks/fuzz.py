@@ -27,7 +27,11 @@ import attrs
 import brisca
 from brisca import bots, encoding, records, sampling
 from brisca import match as matches
+from brisca.actions import ACTION_TYPES
 from brisca.rng import Generator
+
+#: Every action type built from an argument, as the notation knows them.
+TAKING_ARGUMENTS = [kind for kind in ACTION_TYPES if attrs.fields(kind)]
 
 PRESETS = (
     "spanish-2p",
@@ -247,18 +251,7 @@ def entry_points(docs: dict[str, list[Any]]) -> dict[str, Call]:
         ),
         "parse_action": lambda r: brisca.parse_action(r.choice([*WORDS, junk_arg(r, pool)])),
         "Card.parse": lambda r: brisca.Card.parse(r.choice([*WORDS, junk_arg(r, pool)])),
-        "actions": lambda r: r.choice(
-            [
-                brisca.Play,
-                brisca.Swap,
-                brisca.Bid,
-                brisca.BidRank,
-                brisca.Signal,
-                brisca.NameTrump,
-                brisca.CallCard,
-                brisca.Sing,
-            ]
-        )(r.choice([*WORDS, junk_arg(r, pool)])),
+        "actions": lambda r: r.choice(TAKING_ARGUMENTS)(r.choice([*WORDS, junk_arg(r, pool)])),
         "new_game": lambda r: brisca.new_game(
             rules(r),
             **{

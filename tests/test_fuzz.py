@@ -23,6 +23,7 @@ from strategies import any_json, mutated, to_text
 import brisca
 from brisca import bots, encoding, records, sampling
 from brisca import match as matches
+from brisca.actions import ACTION_TYPES
 from brisca.rng import Generator
 
 #: The longest error message the library may give (issue 11: capped, never giant).
@@ -156,17 +157,11 @@ def test_fuzzed_rules_options(data: st.DataObject) -> None:
 # Junk arguments.
 
 
+#: What reads notation: the parsers and every action type built from an argument.
 NOTATION = (
     brisca.parse_action,
     brisca.Card.parse,
-    brisca.Play,
-    brisca.Swap,
-    brisca.Bid,
-    brisca.BidRank,
-    brisca.Signal,
-    brisca.NameTrump,
-    brisca.CallCard,
-    brisca.Sing,
+    *(kind for kind in ACTION_TYPES if attrs.fields(kind)),
 )
 text_junk = st.text(max_size=12) | st.sampled_from(
     ["bid ²", "²O", "½ de oros", "bid rank ٣", "bid " + "9" * 5000, "0" * 5000 + "1 de oros"]
