@@ -673,13 +673,16 @@ def _base(rules: Rules, dealer: int, auction: tuple[Action, ...]) -> State:
 
 def _auction(obs: Observation) -> tuple[Action, ...]:
     """The observation's bids and its naming of trump or of the called card, in order."""
-    actions: list[Action] = [record.bid for record in obs.bids]
+    naming = _naming(obs)
+    return (*(record.bid for record in obs.bids), *(() if naming is None else (naming,)))
+
+
+def _naming(obs: Observation) -> Action | None:
+    """The declarer's naming of trump or call of a card, once made."""
     contract = obs.contract
-    if contract is not None and contract.trump is not None:
-        actions.append(
-            CallCard(contract.called) if contract.called is not None else NameTrump(contract.trump)
-        )
-    return tuple(actions)
+    if contract is None or contract.trump is None:
+        return None
+    return CallCard(contract.called) if contract.called is not None else NameTrump(contract.trump)
 
 
 def _walk(
@@ -767,12 +770,9 @@ def _timeline(obs: Observation) -> tuple[_Step, ...]:
     steps: list[_Step] = []
     for record in obs.bids:
         steps.append(_Step(record.seat, 0, ((record.bid,),)))
-    contract = obs.contract
-    if contract is not None and contract.trump is not None:
-        naming: Action = (
-            CallCard(contract.called) if contract.called is not None else NameTrump(contract.trump)
-        )
-        steps.append(_Step(contract.declarer, 0, ((naming,),)))
+    naming = _naming(obs)
+    if naming is not None and obs.contract is not None:
+        steps.append(_Step(obs.contract.declarer, 0, ((naming,),)))
     # A seat's extras (swaps, signals, cantes) in trick k come on its turn, before its play.
     extras: dict[tuple[int, int], list[list[Action]]] = {}
     taken: dict[tuple[int, int], list[tuple[Card, Card]]] = {}
