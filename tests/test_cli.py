@@ -442,6 +442,23 @@ def test_replay_refuses_a_record_whose_result_is_not_the_games(
         assert run("validate", str(path)).returncode == 1
 
 
+def test_replay_tells_the_hand_up_to_an_illegal_action(tmp_path: Path) -> None:
+    """A record with an illegal action replays the tricks before it, then names it, exit 1."""
+    from brisca import records
+
+    state = brisca.new_game(brisca.preset("spanish-2p"), seed=3)
+    for _ in range(6):
+        state = brisca.apply(state, brisca.legal_actions(state)[0])
+    data = records.record_game(state).to_dict()
+    data["actions"][4] = "claim"  # no black hands in spanish-2p
+    path = tmp_path / "illegal.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    done = run("replay", str(path))
+    assert done.returncode == 1
+    assert "trick  2:" in done.stdout and "trick  3:" not in done.stdout
+    assert "action 4 ('claim'): black hands are off" in done.stderr
+
+
 def test_replay_says_when_an_unfinished_record_stops(records_file: Path, tmp_path: Path) -> None:
     """A record of a hand in progress (no result) replays and says where it stops."""
     data = _one_record(records_file)

@@ -69,6 +69,7 @@ from brisca.events import (
     TrumpRevealed,
     events_for,
 )
+from brisca.jsonio import parse
 from brisca.rng import Generator
 from brisca.rules import Rules
 from brisca.state import Observation, State
@@ -1137,7 +1138,8 @@ def _cmd_replay(args: argparse.Namespace) -> int:
             print(f"brisca: {label}: {other}", file=sys.stderr)
             continue
         try:
-            _replay_one(records, records.loads(document.text))
+            # Read the form only: the replay tells the hand up to a faulty action.
+            _replay_one(records, records.GameRecord.from_dict(parse(document.text)))
         except BriscaError as error:
             failed += 1
             print(f"brisca: {label}: {clean(str(error))}", file=sys.stderr)
