@@ -227,3 +227,20 @@ def test_heuristic_calls_a_card_it_does_not_hold() -> None:
     call = choice(state)
     assert isinstance(call, brisca.CallCard)
     assert call.card.rank == 1 and str(call.card) not in hand
+
+
+def test_make_bot_names_the_builtin_bots_and_refuses_bad_names() -> None:
+    """make_bot makes every bot of BOTS by name; bad names and seeds are BotErrors."""
+    from brisca.bots import BOTS, make_bot
+    from brisca.errors import BotError
+
+    assert repr(make_bot("random", seed=5)) == "RandomBot(seed=5)"
+    assert isinstance(make_bot("heuristic"), HeuristicBot)
+    assert set(BOTS) >= {"random", "heuristic"}
+    for name in ("genius", "brisca.bots:Nothing", "nowhere:Bot", ":Bot", "brisca.bots:", 7):
+        with pytest.raises(BotError):
+            make_bot(name)  # type: ignore[arg-type]
+    with pytest.raises(BotError, match="seed"):
+        make_bot("random", seed=-1)
+    with pytest.raises(BotError, match="not callable"):
+        make_bot("brisca.bots:RICH_TRICK")

@@ -254,7 +254,17 @@ def test_simulate_refuses_an_unknown_bot() -> None:
     """An unknown bot name is a usage error naming the bots there are."""
     done = run("simulate", "-n", "5", "--bots", "heuristic,genius")
     assert done.returncode == 2
-    assert "unknown bot(s) genius" in done.stderr
+    assert "unknown bot 'genius': the bots are random, heuristic" in done.stderr
+
+
+def test_simulate_takes_a_bot_by_module_and_class() -> None:
+    """A user's own bot plays by ``module:Class``; one that cannot be imported is refused."""
+    done = run("simulate", "-n", "5", "--seed", "1", "--bots", "brisca.bots:HeuristicBot,random")
+    assert done.returncode == 0, done.stderr
+    assert "brisca.bots:HeuristicBot" in done.stdout
+    done = run("simulate", "-n", "5", "--bots", "no_such_module:Bot")
+    assert done.returncode == 2
+    assert "cannot import the bot 'no_such_module:Bot'" in done.stderr
 
 
 def test_wilson_interval() -> None:

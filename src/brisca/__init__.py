@@ -37,7 +37,14 @@ from brisca.engine import (
     result,
     step,
 )
-from brisca.errors import BriscaError, IllegalActionError, NotationError, RulesError, StateError
+from brisca.errors import (
+    BotError,
+    BriscaError,
+    IllegalActionError,
+    NotationError,
+    RulesError,
+    StateError,
+)
 from brisca.match import (
     HandRecord,
     Match,
@@ -136,6 +143,7 @@ __all__ = [
     "BlackHand",
     "BlackHandClaim",
     "BlackHandWin",
+    "BotError",
     "BriscaError",
     "CallCard",
     "CannotOvertrump",

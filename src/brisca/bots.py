@@ -31,6 +31,8 @@ cards it may play, or on the first legal action when it may play none.
 
 from __future__ import annotations
 
+import importlib
+import inspect
 import os
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Protocol, TypeVar
@@ -50,7 +52,7 @@ from brisca.actions import (
 )
 from brisca.cards import Card, Suit
 from brisca.engine import apply, checked_rules, legal_actions, new_game, observe, result
-from brisca.errors import BARE_ERRORS, IllegalActionError, StateError, describe
+from brisca.errors import BARE_ERRORS, BotError, IllegalActionError, StateError, describe
 from brisca.match import (
     Match,
     MatchObservation,
@@ -62,7 +64,16 @@ from brisca.rules import HandWinRule, Rules, TeamMode, TrumpSelection
 from brisca.state import HandResult, Observation, State, table_for
 from brisca.tricks import winning
 
-__all__ = ["Bot", "HeuristicBot", "MatchBot", "RandomBot", "play_game", "play_match"]
+__all__ = [
+    "BOTS",
+    "Bot",
+    "HeuristicBot",
+    "MatchBot",
+    "RandomBot",
+    "make_bot",
+    "play_game",
+    "play_match",
+]
 
 
 class Bot(Protocol):
@@ -454,3 +465,63 @@ def play_match(
         match = new_match(rules, seed=seed, dealer=dealer)
     final: tuple[Match, MatchResult] = _play_out(match, tuple(bots), on_action)
     return final
+
+
+#: The bots known by name, to the command line, the arena and the server: each a
+#: factory from a seed to a bot. Add to it to make a bot of your own known by name.
+BOTS: dict[str, Callable[[int], Bot]] = {
+    "random": RandomBot,
+    "heuristic": lambda seed: HeuristicBot(),
+}
+
+
+def make_bot(name: str, seed: int = 0) -> Bot:
+    """The bot called `name`, seeded with `seed`: a name in :data:`BOTS`, or
+    ``"module:Class"`` for a bot of your own.
+
+    A ``module:Class`` bot is made as ``Class(seed=seed)`` when its constructor takes
+    a ``seed`` argument, else as ``Class()``; any callable of the module will do.
+
+    >>> make_bot("random", seed=3)
+    RandomBot(seed=3)
+    >>> make_bot("brisca.bots:HeuristicBot")
+    HeuristicBot()
+    >>> make_bot("clever")
+    Traceback (most recent call last):
+    ...
+    brisca.errors.BotError: unknown bot 'clever': the bots are random, heuristic, or module:Class
+
+    Raises:
+        BotError: an unknown name, a module or class that cannot be imported, or a
+            class whose construction fails or gives something that is not callable.
+    """
+    if not isinstance(name, str):
+        raise BotError(f"a bot's name is a str, got {describe(name)}")
+    if type(seed) is not int or seed < 0:
+        raise BotError(f"a bot's seed must be a non-negative int, got {describe(seed)}")
+    factory = BOTS.get(name)
+    if factory is not None:
+        return factory(seed)
+    module_name, colon, attribute = name.partition(":")
+    if not colon or not module_name or not attribute:
+        known = ", ".join(BOTS)
+        raise BotError(
+            f"unknown bot {describe(name, typed=False)}: the bots are {known}, or module:Class"
+        )
+    try:
+        made: object = getattr(importlib.import_module(module_name), attribute)
+    except (ImportError, AttributeError) as error:
+        raise BotError(f"cannot import the bot {describe(name, typed=False)}: {error}") from None
+    if isinstance(made, type):
+        try:
+            takes_seed = "seed" in inspect.signature(made).parameters
+        except (TypeError, ValueError):  # a signature Python cannot read: call it plainly
+            takes_seed = False
+        try:
+            made = made(seed=seed) if takes_seed else made()
+        except Exception as error:
+            raise BotError(f"cannot make the bot {describe(name, typed=False)}: {error}") from None
+    if not callable(made):
+        raise BotError(f"the bot {describe(name, typed=False)} is not callable")
+    bot: Bot = made
+    return bot

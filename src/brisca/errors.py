@@ -11,6 +11,7 @@ from collections.abc import Iterable, Iterator
 
 __all__ = [
     "BARE_ERRORS",
+    "BotError",
     "BriscaError",
     "IllegalActionError",
     "NotationError",
@@ -39,6 +40,10 @@ class IllegalActionError(BriscaError):
 
 class StateError(BriscaError):
     """A state, deck, seat or other argument that cannot belong to a game of these rules."""
+
+
+class BotError(BriscaError):
+    """A bot that cannot be named or made: an unknown name, or a ``module:Class`` that fails."""
 
 
 #: How many characters of a wrong value an error message quotes, at most.
