@@ -346,7 +346,7 @@ class ArenaResult:
         header = f"{'bot':<4}{'name':<24}{'decisions':>10}{'median ms':>11}{'mean ms':>9}"
         header += f"{'illegal':>9}{'errors':>8}"
         lines += [header, "-" * len(header)]
-        for label, bot in zip((A, B), self.bots):
+        for label, bot in zip((A, B), self.bots, strict=True):
             lines.append(
                 f"{label:<4}{bot.name[:23]:<24}{bot.decisions:>10}"
                 f"{bot.median_seconds * 1000:>11.3f}{bot.mean_seconds * 1000:>9.3f}"
@@ -380,7 +380,7 @@ class ArenaResult:
             "deals_tied": self.deals_tied,
             "deals_lost": self.deals_lost,
             "p_value": self.p_value,
-            "bots": {label: attrs.asdict(bot) for label, bot in zip((A, B), self.bots)},
+            "bots": {A: attrs.asdict(self.bots[0]), B: attrs.asdict(self.bots[1])},
             "seconds": self.seconds,
             "hands": [hand.to_dict() for hand in self.hands],
         }

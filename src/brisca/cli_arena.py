@@ -59,7 +59,8 @@ class _Bar:
         try:
             tqdm = importlib.import_module("tqdm").tqdm  # the cli extra
         except ImportError:
-            print(f"brisca: no progress bar without the cli extra ({INSTALL_HINT})", file=sys.stderr)
+            hint = f"brisca: no progress bar without the cli extra ({INSTALL_HINT})"
+            print(hint, file=sys.stderr)
             return
         self.bar = tqdm(total=total, unit="deal", file=sys.stderr, dynamic_ncols=True)
 
