@@ -360,3 +360,17 @@ def test_the_result_reads_in_words() -> None:
     text = outcome.summary()
     assert text.startswith("spanish-3p: A = heuristic against B = random; 2 deals x 6 plays")
     assert "one against the rest" in text and "illegal" in text
+
+
+def test_the_command_runs_without_the_progress_bar_of_the_cli_extra() -> None:
+    """Without tqdm the arena still plays, and says how to get the bar."""
+    script = "import sys; sys.modules['tqdm'] = None\nfrom brisca.cli import main; sys.exit(main())"
+    done = subprocess.run(
+        [sys.executable, "-c", script, "arena", "heuristic", "random", "--deals", "3"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "brisca[cli]" in done.stderr and "3 deals x 2 plays" in done.stdout

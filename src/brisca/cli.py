@@ -99,7 +99,7 @@ __all__ = [
 
 
 INSTALL_HINT = "pip install 'brisca[cli]'"
-SUBCOMMANDS = ("play", "simulate", "arena", "replay", "validate", "rules", "show")
+SUBCOMMANDS = ("play", "simulate", "replay", "validate", "rules", "show", "arena")
 
 
 def clean(text: str) -> str:
