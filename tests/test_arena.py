@@ -225,6 +225,16 @@ def test_sign_test_agrees_with_exact_fractions_for_thousands_of_deals() -> None:
     assert 0 < sign_test(20_500, 19_500) < 1e-6
 
 
+def test_the_statistics_refuse_counts_that_cannot_be() -> None:
+    """Negative or fractional counts, and more wins than games, are a BriscaError."""
+    for positive, negative in [(-1, 2), (1.5, 2), (2, "3")]:
+        with pytest.raises(brisca.StateError, match="non-negative int"):
+            sign_test(positive, negative)  # type: ignore[arg-type]
+    for wins, games in [(5, 3), (-1, 3), ("2", 3), (1, 2.0), (1, -1)]:
+        with pytest.raises(brisca.StateError):
+            wilson_interval(wins, games)  # type: ignore[arg-type]
+
+
 # ---------------------------------------------------------------------------
 # Bots of any kind
 

@@ -117,7 +117,7 @@ def command(args: argparse.Namespace) -> int:
 
 def _write(result: ArenaResult, target: str | None, out: TextIO | None) -> None:
     """The summary on stdout, or on stderr when the JSON goes to stdout; the JSON."""
-    data = json.dumps(result.to_dict(), indent=1)
+    data = _json(result)
     if target == "-":
         print(result.summary(), file=sys.stderr)
         print(data)
@@ -127,3 +127,12 @@ def _write(result: ArenaResult, target: str | None, out: TextIO | None) -> None:
         with out:
             out.write(data + "\n")
         print(f"wrote the result as JSON to {target}")
+
+
+def _json(result: ArenaResult) -> str:
+    """The result as JSON: the statistics indented, one line a hand."""
+    fields = result.to_dict()
+    hands = fields.pop("hands")
+    head = json.dumps(fields, indent=1)
+    lines = ",\n".join("  " + json.dumps(hand) for hand in hands)
+    return f'{head[:-2]},\n "hands": [\n{lines}\n ]\n}}'
