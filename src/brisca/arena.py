@@ -145,7 +145,7 @@ def sign_test(positive: int, negative: int) -> float:
         for i in range(k):
             term = term * (n - i) // (i + 1)
             total += term
-        return min(1.0, 2 * total / 2**n)
+        return min(1.0, 2 * total / (1 << n))
     log_n = math.lgamma(n + 1) - n * math.log(2)
     logs = [log_n - math.lgamma(i + 1) - math.lgamma(n - i + 1) for i in range(k + 1)]
     top = max(logs)
