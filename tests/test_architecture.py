@@ -55,7 +55,15 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "brisca.sampling",
         "brisca.serial",
     ),
-    ("brisca.bots", "brisca.testing", "brisca.cli", "brisca.__main__", "brisca"),
+    (
+        "brisca.bots",
+        "brisca.arena",
+        "brisca.testing",
+        "brisca.cli",
+        "brisca.cli_arena",
+        "brisca.__main__",
+        "brisca",
+    ),
 )
 
 

@@ -6,6 +6,8 @@ without it. ``python -m brisca`` runs the same command. Subcommands:
 
 - ``brisca play``: a hand in the terminal against the bots;
 - ``brisca simulate``: many games between bots, with a summary;
+- ``brisca arena A B``: two bots over duplicate deals, with the statistics
+  (:mod:`brisca.cli_arena`);
 - ``brisca replay FILE`` and ``brisca validate FILE``: game records;
 - ``brisca rules [PRESET]``: the presets, or one preset's every option;
 - ``brisca show``: play out a seeded hand between random players and show it
@@ -28,7 +30,6 @@ import importlib
 import inspect
 import itertools
 import json
-import math
 import os
 import re
 import sys
@@ -39,6 +40,7 @@ from typing import IO, Any, TextIO
 import attrs
 
 import brisca
+from brisca import cli_arena
 from brisca.actions import (
     Action,
     Bid,
@@ -53,6 +55,7 @@ from brisca.actions import (
     Swap,
     parse_action,
 )
+from brisca.arena import wilson_interval
 from brisca.bots import BOTS, Bot, RandomBot, make_bot, play_game
 from brisca.errors import BriscaError, IllegalActionError, NotationError, StateError, describe
 from brisca.events import (
@@ -96,7 +99,7 @@ __all__ = [
 
 
 INSTALL_HINT = "pip install 'brisca[cli]'"
-SUBCOMMANDS = ("play", "simulate", "replay", "validate", "rules", "show")
+SUBCOMMANDS = ("play", "simulate", "replay", "validate", "rules", "show", "arena")
 
 
 def clean(text: str) -> str:
@@ -803,17 +806,6 @@ def _save(
 # brisca simulate
 
 
-def wilson_interval(wins: int, games: int, z: float = 1.959963984540054) -> tuple[float, float]:
-    """The Wilson score interval for a win rate: 95% by default. ``(0, 1)`` for no games."""
-    if games == 0:
-        return 0.0, 1.0
-    p = wins / games
-    centre = p + z * z / (2 * games)
-    spread = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games))
-    scale = 1 + z * z / games
-    return max(0.0, (centre - spread) / scale), min(1.0, (centre + spread) / scale)
-
-
 def _bot_seed(game_seed: int, seat: int) -> int:
     return (game_seed << 8) + seat + 1
 
@@ -1208,6 +1200,9 @@ def _parser() -> argparse.ArgumentParser:
     sim.add_argument("--out", default=None, help="write one game record per line to this file")
     sim.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
 
+    arena = sub.add_parser("arena", help="measure bot A against bot B over duplicate deals")
+    cli_arena.add_arguments(arena)
+
     replay = sub.add_parser("replay", help="show a recorded game trick by trick")
     replay.add_argument("file", help="a game record, or JSON Lines of records")
     replay.add_argument("--game", type=int, default=None, help="only this record (from 1)")
@@ -1247,6 +1242,7 @@ def _legacy(argv: list[str]) -> list[str]:
 COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "play": _cmd_play,
     "simulate": _cmd_simulate,
+    "arena": cli_arena.command,
     "replay": _cmd_replay,
     "validate": _cmd_validate,
     "rules": _cmd_rules,
