@@ -227,3 +227,14 @@ def test_ansi_render_draws_the_table() -> None:
     env.reset(seed=7)
     text = env.render()
     assert text is not None and "to act: seat 0" in text and "trump:" in text
+
+
+def test_action_masks_is_the_observed_mask_as_booleans() -> None:
+    """action_masks() matches the observation's mask while playing, and is empty at the end."""
+    env = BriscaEnv("puerto-rican-2p", opponents="random")
+    observation, _ = env.reset(seed=5)
+    terminated = False
+    while not terminated:
+        assert env.action_masks().tolist() == observation["action_mask"].astype(bool).tolist()
+        observation, _, terminated, _, _ = env.step(first_legal(observation))
+    assert not env.action_masks().any()

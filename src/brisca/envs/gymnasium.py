@@ -27,6 +27,8 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import gymnasium
+import numpy as np
+import numpy.typing as npt
 from gymnasium import spaces
 
 from brisca.actions import Action
@@ -211,6 +213,18 @@ class BriscaEnv(gymnasium.Env[Observation, Any]):
         if self.render_mode == "human":
             print(render_table(state))
         return observation(state, self.seat, acting=True), reward, state.is_over, False, {}
+
+    def action_masks(self) -> npt.NDArray[np.bool_]:
+        """The learner's legal actions as booleans over the action space, all false once
+        the episode is over: the method that action-masking learners such as
+        sb3-contrib's ``MaskablePPO`` call.
+
+        Raises:
+            StateError: the environment is closed or not reset.
+        """
+        state = self._live()
+        mask = observation(state, self.seat, acting=not self._done)["action_mask"]
+        return np.asarray(mask, dtype=np.bool_)
 
     def render(self) -> str | None:
         """The table, every hand shown (``ansi``), or printed (``human``).
