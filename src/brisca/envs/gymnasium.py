@@ -59,7 +59,7 @@ __all__ = ["ENV_ID", "BriscaEnv", "make"]
 #: The id the environment is registered under.
 ENV_ID = "brisca/Brisca-v0"
 
-Observation = dict[str, Any]
+_Obs = dict[str, Any]
 Opponent = str | Callable[..., Action]
 
 #: How many hands in a row may end before the learner's first turn (a bot's black hand)
@@ -67,7 +67,7 @@ Opponent = str | Callable[..., Action]
 _REDEALS = 100
 
 
-class BriscaEnv(gymnasium.Env[Observation, Any]):
+class BriscaEnv(gymnasium.Env[_Obs, Any]):
     """One hand of `rules` per episode, the learner at `seat`, bots at the other seats.
 
     Args:
@@ -149,7 +149,7 @@ class BriscaEnv(gymnasium.Env[Observation, Any]):
 
     def reset(
         self, *, seed: int | None = None, options: Mapping[str, Any] | None = None
-    ) -> tuple[Observation, dict[str, Any]]:
+    ) -> tuple[_Obs, dict[str, Any]]:
         """Deal a hand (``brisca.new_game(rules, seed=seed)`` when a seed is given) and let
         the bots play up to the learner's first turn.
 
@@ -184,7 +184,7 @@ class BriscaEnv(gymnasium.Env[Observation, Any]):
         self._state, self._done = state, False
         return observation(state, self.seat, acting=True), {}
 
-    def step(self, action: int) -> tuple[Observation, float, bool, bool, dict[str, Any]]:
+    def step(self, action: int) -> tuple[_Obs, float, bool, bool, dict[str, Any]]:
         """The learner takes `action`, then the bots play up to its next turn or the end.
 
         Raises:

@@ -6,8 +6,11 @@
 >>> table.possible_agents
 ['seat_0', 'seat_1', 'seat_2', 'seat_3']
 >>> observation, reward, termination, truncation, info = table.last()
->>> observation["observation"].shape, int(observation["action_mask"].sum())
-((787,), 3)
+>>> observation["observation"].shape
+(787,)
+>>> from brisca.encoding import decode_mask
+>>> [str(a) for a in decode_mask(observation["action_mask"], table.unwrapped.rules)]
+['2O', '4C', '6B', 'signal head_shake']
 
 One hand is one episode. The agents are ``seat_0`` ... ``seat_{n-1}``, acting in turn
 as ``brisca.State.to_act`` says. A seat that sits out the hand (the dealer in
@@ -57,14 +60,14 @@ from brisca.state import HandResult, State
 
 __all__ = ["BriscaAEC", "env", "raw_env"]
 
-Observation = dict[str, Any]
+_Obs = dict[str, Any]
 
 
 def _agent(seat: int) -> str:
     return f"seat_{seat}"
 
 
-class BriscaAEC(AECEnv[str, Observation, int]):  # type: ignore[misc]
+class BriscaAEC(AECEnv[str, _Obs, int]):  # type: ignore[misc]
     """The raw environment: one hand of `rules` per episode.
 
     It raises :class:`brisca.IllegalActionError` on an action outside the mask;
@@ -153,7 +156,7 @@ class BriscaAEC(AECEnv[str, Observation, int]):  # type: ignore[misc]
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self.agent_selection = _agent(state.to_act) if state.to_act is not None else self.agents[0]
 
-    def observe(self, agent: str) -> Observation:
+    def observe(self, agent: str) -> _Obs:
         """What `agent` may know of the hand: never another seat's hidden cards.
 
         Raises:
@@ -246,7 +249,7 @@ def env(
     reward: str = "margin",
     illegal: str = "terminate",
     illegal_reward: float | None = None,
-) -> AECEnv[str, Observation, int]:
+) -> AECEnv[str, _Obs, int]:
     """A PettingZoo AEC environment for `rules`, wrapped as the classic games are.
 
     Wrappers, innermost first: ``TerminateIllegalWrapper`` (unless ``illegal="raise"``),
@@ -269,7 +272,7 @@ def env(
         StateError: a bad seed, render mode, reward, illegal or illegal_reward.
     """
     raw = BriscaAEC(rules, seed=seed, render_mode=render_mode, reward=reward)
-    wrapped: AECEnv[str, Observation, int] = raw
+    wrapped: AECEnv[str, _Obs, int] = raw
     if checked_illegal(illegal) == "terminate":
         if illegal_reward is None:
             illegal_reward = worst_reward(raw.reward_mode)
