@@ -21,6 +21,7 @@ to the engine line.
 from __future__ import annotations
 
 import argparse
+import functools
 import random
 import statistics
 import time
@@ -37,7 +38,7 @@ from brisca.envs.pettingzoo import env as pettingzoo_env
 PRESETS = "spanish-2p,spanish-4p"
 
 
-def engine_hand(rules: brisca.Rules, seed: int, encode: bool) -> None:
+def engine_hand(rules: brisca.Rules, seed: int, *, encode: bool) -> None:
     rng = random.Random(seed)
     state = brisca.new_game(rules, seed=seed)
     while not state.is_over:
@@ -76,16 +77,16 @@ def main() -> None:
     parser.add_argument("--presets", default=PRESETS)
     parser.add_argument("--batch", type=int, default=20, help="hands per line per turn")
     args = parser.parse_args()
-    print(f"{'preset':<14} {'line':<15} {'µs/hand':>10} {'× engine':>9}")
+    print(f"{'preset':<14} {'line':<15} {'µs/hand':>10} {'x engine':>9}")
     for name in args.presets.split(","):
         rules = brisca.preset(name)
         table = pettingzoo_env(rules)
         gym = BriscaEnv(rules, seat=0, opponents="random")
         lines: dict[str, Callable[[int], None]] = {
-            "engine": lambda seed: engine_hand(rules, seed, encode=False),
-            "engine+encode": lambda seed: engine_hand(rules, seed, encode=True),
-            "pettingzoo": lambda seed: pettingzoo_hand(table, seed),
-            "gymnasium": lambda seed: gymnasium_hand(gym, seed),
+            "engine": functools.partial(engine_hand, rules, encode=False),
+            "engine+encode": functools.partial(engine_hand, rules, encode=True),
+            "pettingzoo": functools.partial(pettingzoo_hand, table),
+            "gymnasium": functools.partial(gymnasium_hand, gym),
         }
         times: dict[str, list[float]] = {line: [] for line in lines}
         for start in range(0, args.n, args.batch):
