@@ -119,3 +119,18 @@ def test_import_brisca_imports_no_framework_and_the_id_needs_no_import() -> None
     )
     assert run.returncode == 0, run.stderr
     assert run.stdout.splitlines() == ["[]", "BriscaEnv 4"]
+
+
+def test_the_gymnasium_environment_needs_no_pettingzoo() -> None:
+    """brisca[gym] installs no pettingzoo: the Gymnasium environment runs without it."""
+    script = (
+        "import sys; sys.modules['pettingzoo'] = None\n"
+        "from brisca.envs.gymnasium import BriscaEnv\n"
+        "observation, info = BriscaEnv('spanish-2p').reset(seed=1)\n"
+        "print(int(observation['action_mask'].sum()))\n"
+    )
+    run = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=False
+    )
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.split() == ["3"]  # the three cards of seat 0's hand
