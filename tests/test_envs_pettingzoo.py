@@ -356,3 +356,11 @@ def test_unknown_agents_and_steps_before_reset_are_refused() -> None:
     raw.reset(seed=1)
     with pytest.raises(brisca.StateError, match="unknown agent"):
         raw.observe("seat_9")
+
+
+def test_each_agent_has_its_own_space_objects() -> None:
+    """Seeding one agent's action space leaves the others' alone (seed_test seeds each)."""
+    raw = BriscaAEC("spanish-2p")
+    assert raw.action_space("seat_0") is raw.action_space("seat_0")
+    assert raw.action_space("seat_0") is not raw.action_space("seat_1")
+    assert raw.observation_space("seat_0") is not raw.observation_space("seat_1")

@@ -108,11 +108,10 @@ class BriscaAEC(AECEnv[str, _Obs, int]):  # type: ignore[misc]
         n = self.rules.num_players
         self.possible_agents = [_agent(seat) for seat in range(n)]
         self._seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
-        space = observation_space(self.rules)
-        actions = spaces.Discrete(len(action_space(self.rules)))
-        # One space per agent, kept, so that seeding an agent's space sticks.
-        self.observation_spaces = {a: space for a in self.possible_agents}
-        self.action_spaces = {a: actions for a in self.possible_agents}
+        size = len(action_space(self.rules))
+        # A space object per agent, kept, so that seeding one agent's space seeds only its.
+        self.observation_spaces = {a: observation_space(self.rules) for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(size) for a in self.possible_agents}
         self._state: State | None = None
         self._closed = False
 
