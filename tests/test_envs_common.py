@@ -134,3 +134,25 @@ def test_the_gymnasium_environment_needs_no_pettingzoo() -> None:
     )
     assert run.returncode == 0, run.stderr
     assert run.stdout.split() == ["3"]  # the three cards of seat 0's hand
+
+
+@pytest.mark.parametrize(
+    ("module", "blocked", "extra"),
+    [
+        ("brisca.envs.pettingzoo", "pettingzoo", "brisca[pettingzoo]"),
+        ("brisca.envs.gymnasium", "gymnasium", "brisca[gym]"),
+    ],
+)
+def test_a_missing_framework_names_the_extra_to_install(
+    module: str, blocked: str, extra: str
+) -> None:
+    """Importing an adapter without its framework says which extra installs it."""
+    script = (
+        f"import sys; sys.modules[{blocked!r}] = None\n"
+        f"try:\n    import {module}\nexcept ImportError as error:\n    print(error)\n"
+    )
+    run = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=False
+    )
+    assert run.returncode == 0, run.stderr
+    assert f"pip install '{extra}'" in run.stdout

@@ -14,8 +14,13 @@ import os
 from collections.abc import Mapping
 from typing import Any, Literal
 
-import numpy as np
-from gymnasium import spaces
+try:
+    import numpy as np
+    from gymnasium import spaces
+except ImportError as missing:
+    raise ImportError(
+        f"brisca.envs needs Gymnasium and numpy: pip install 'brisca[gym]' ({missing})"
+    ) from missing
 
 from brisca.actions import Action
 from brisca.cli import describe_deal, describe_result

@@ -26,10 +26,15 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-import gymnasium
-import numpy as np
-import numpy.typing as npt
-from gymnasium import spaces
+try:
+    import gymnasium
+    import numpy as np
+    import numpy.typing as npt
+    from gymnasium import spaces
+except ImportError as missing:
+    raise ImportError(
+        f"brisca.envs.gymnasium needs Gymnasium and numpy: pip install 'brisca[gym]' ({missing})"
+    ) from missing
 
 from brisca.actions import Action
 from brisca.bots import Bot, make_bot

@@ -33,9 +33,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+try:
+    from pettingzoo import AECEnv
+    from pettingzoo.utils import wrappers
+except ImportError as missing:
+    raise ImportError(
+        f"brisca.envs.pettingzoo needs PettingZoo: pip install 'brisca[pettingzoo]' ({missing})"
+    ) from missing
 from gymnasium import spaces
-from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
 
 from brisca.encoding import action_space
 from brisca.engine import apply, checked_rules, refusal, result
