@@ -63,6 +63,9 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "brisca.cli_arena",
         "brisca.__main__",
         "brisca",
+        # The framework adapters: programs on top of the bots and the command line.
+        "brisca.envs",
+        "brisca.envs.*",
     ),
 )
 

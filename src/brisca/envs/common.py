@@ -1,0 +1,262 @@
+"""What the framework adapters share: spaces, observations, rewards, seeds and the table drawn.
+
+It needs numpy and gymnasium, which both the ``pettingzoo`` and the ``gym`` extras
+install. It holds no rule of the game: observations come from :func:`brisca.observe`
+through :func:`brisca.encoding.encode_observation`, masks from
+:func:`brisca.encoding.legal_mask`, actions from the fixed action index and every
+check of an action from :func:`brisca.refusal`.
+"""
+
+from __future__ import annotations
+
+import operator
+import os
+from collections.abc import Mapping
+from typing import Any, Literal
+
+try:
+    import numpy as np
+    from gymnasium import spaces
+except ImportError as missing:
+    raise ImportError(
+        f"brisca.envs needs Gymnasium and numpy: pip install 'brisca[gym]' ({missing})"
+    ) from missing
+
+from brisca.actions import Action
+from brisca.cli import describe_deal, describe_result
+from brisca.encoding import (
+    action_from_index,
+    action_space,
+    encode_observation,
+    encoding_size,
+    legal_mask,
+)
+from brisca.engine import new_game, observe
+from brisca.errors import StateError, describe
+from brisca.rng import Generator
+from brisca.rules import Rules
+from brisca.state import HandResult, State
+
+__all__ = [
+    "ILLEGAL",
+    "RENDER_MODES",
+    "REWARDS",
+    "HandSeeds",
+    "active_seats",
+    "checked_illegal",
+    "checked_render_mode",
+    "checked_reward",
+    "deal",
+    "decoded_action",
+    "observation",
+    "observation_space",
+    "render_table",
+    "seat_rewards",
+    "worst_reward",
+]
+
+#: The rewards a hand can end with: ``margin``, the side's card points minus the mean of
+#: the other sides'; ``win``, +1 for the winning side, 0 for a tie, -1 for a loss.
+REWARDS: tuple[str, ...] = ("margin", "win")
+#: What an illegal action does: ends the hand with the illegal reward, or raises.
+ILLEGAL: tuple[str, ...] = ("terminate", "raise")
+#: ``ansi`` returns the table as text, ``human`` prints it.
+RENDER_MODES: tuple[str, ...] = ("ansi", "human")
+
+Reward = Literal["margin", "win"]
+
+#: Card points in a deck: a black hand counts as taking them all.
+_ALL_POINTS = 120
+
+
+def checked_reward(reward: object) -> str:
+    """`reward` if it names a reward in :data:`REWARDS`.
+
+    Raises:
+        StateError: it does not.
+    """
+    if not isinstance(reward, str) or reward not in REWARDS:
+        raise StateError(f"reward must be one of {', '.join(REWARDS)}, got {describe(reward)}")
+    return reward
+
+
+def checked_illegal(illegal: object) -> str:
+    """`illegal` if it names a behaviour in :data:`ILLEGAL`.
+
+    Raises:
+        StateError: it does not.
+    """
+    if not isinstance(illegal, str) or illegal not in ILLEGAL:
+        raise StateError(f"illegal must be one of {', '.join(ILLEGAL)}, got {describe(illegal)}")
+    return illegal
+
+
+def checked_render_mode(render_mode: object) -> str | None:
+    """`render_mode` if it is ``None`` or one of :data:`RENDER_MODES`.
+
+    Raises:
+        StateError: it is neither.
+    """
+    if render_mode is not None and render_mode not in RENDER_MODES:
+        raise StateError(
+            f"render_mode must be None or one of {', '.join(RENDER_MODES)}, "
+            f"got {describe(render_mode)}"
+        )
+    return render_mode
+
+
+def worst_reward(reward: str) -> float:
+    """The lowest reward a hand can end with under `reward`: what an illegal action costs."""
+    return -float(_ALL_POINTS) if reward == "margin" else -1.0
+
+
+def seat_rewards(outcome: HandResult, num_players: int, reward: str) -> list[float]:
+    """Each seat's reward for a finished hand, shared by the seats of a side.
+
+    ``margin``: the side's card points minus the mean of the other sides' points (with
+    two sides, the plain difference), so the sides' rewards sum to zero; a black hand
+    counts as its side taking all 120 points. ``win``: +1 for the winning side and -1
+    for the others; when nobody wins, 0 for the sides that tied for the top and -1 for
+    the rest. A void hand (everyone passed) gives 0 to all, and a seat that sat out
+    always gets 0.
+    """
+    rewards = [0.0] * num_players
+    if outcome.void:
+        return rewards
+    sides = outcome.sides
+    if reward == "margin":
+        points = list(outcome.points)
+        if outcome.black_hand is not None:
+            points = [_ALL_POINTS if i == outcome.winner else 0 for i in range(len(sides))]
+        total, others = sum(points), len(sides) - 1
+        by_side = [p - (total - p) / others for p in points]
+    elif outcome.winner is not None:
+        by_side = [1.0 if i == outcome.winner else -1.0 for i in range(len(sides))]
+    else:
+        by_side = [0.0 if i in outcome.tied else -1.0 for i in range(len(sides))]
+    for side, value in zip(sides, by_side, strict=True):
+        for seat in side:
+            rewards[seat] = float(value)
+    return rewards
+
+
+def active_seats(state: State) -> tuple[int, ...]:
+    """The seats that play this hand, in seat order: a seat sitting out is on no side."""
+    return tuple(sorted(seat for side in state.sides for seat in side))
+
+
+def observation_space(rules: Rules) -> spaces.Dict:
+    """A seat's observation: the encoded view and the mask over the rules' action index."""
+    return spaces.Dict(
+        {
+            "observation": spaces.Box(0.0, 1.0, (encoding_size(rules),), np.float32),
+            "action_mask": spaces.Box(0, 1, (len(action_space(rules)),), np.int8),
+        }
+    )
+
+
+def observation(state: State, seat: int, *, acting: bool) -> dict[str, Any]:
+    """`seat`'s observation of `state`: ``observe`` encoded, and its legal actions as a mask.
+
+    The mask is all zeros unless `acting` (the seat is to act and may still do so), as in
+    PettingZoo's classic games.
+    """
+    vector = np.asarray(encode_observation(observe(state, seat)), dtype=np.float32)
+    if acting and state.to_act == seat:
+        mask = np.asarray(legal_mask(state), dtype=np.int8)
+    else:
+        mask = np.zeros(len(action_space(state.rules)), dtype=np.int8)
+    return {"observation": vector, "action_mask": mask}
+
+
+def decoded_action(action: object, rules: Rules) -> Action:
+    """The action at index `action` of ``action_space(rules)``; numpy integers are welcome.
+
+    Raises:
+        NotationError: `action` is not an integer, or not an index of that space.
+    """
+    if isinstance(action, (bool, np.bool_)):
+        index: object = action
+    else:
+        try:
+            index = operator.index(action)  # type: ignore[arg-type]
+        except TypeError:
+            index = action
+    return action_from_index(index, rules)  # type: ignore[arg-type]
+
+
+def _seed_value(seed: object) -> int:
+    if isinstance(seed, (bool, np.bool_)):
+        raise StateError(f"a seed must be a non-negative int, got {describe(seed)}")
+    try:
+        value = operator.index(seed)  # type: ignore[arg-type]
+    except TypeError:
+        raise StateError(f"a seed must be a non-negative int, got {describe(seed)}") from None
+    if value < 0:
+        raise StateError(f"a seed must be a non-negative int, got {describe(seed)}")
+    return value
+
+
+class HandSeeds:
+    """The seeds of the hands an environment deals.
+
+    A hand reset with a seed is ``brisca.new_game(rules, seed=seed)``, so it can be
+    replayed outside the environment; later hands reset without one take their seeds
+    from ``brisca.rng.Generator(seed)``. Before any seed, the environment's own seed
+    plays that part, or a fresh one from the operating system.
+    """
+
+    def __init__(self, seed: object = None) -> None:
+        self._base = None if seed is None else _seed_value(seed)
+        self._stream: Generator | None = None
+
+    def next(self, seed: object = None) -> int:
+        """The seed of the next hand: `seed` itself when given.
+
+        Raises:
+            StateError: `seed` is not a non-negative int.
+        """
+        if seed is not None:
+            value = _seed_value(seed)
+        elif self._stream is not None:
+            return self._stream.below(1 << 64)
+        elif self._base is not None:
+            value = self._base
+        else:
+            value = int.from_bytes(os.urandom(8), "big")
+        self._stream = Generator(value)
+        return value
+
+
+def deal(rules: Rules, seed: int, options: Mapping[str, Any] | None) -> State:
+    """A new hand: seeded, or dealt from ``options["deck"]``, with ``options["dealer"]``.
+
+    Other keys of `options` are ignored, as Gymnasium and PettingZoo allow.
+
+    Raises:
+        StateError: `options` is not a mapping, or a bad deck or dealer.
+    """
+    if options is None:
+        options = {}
+    if not isinstance(options, Mapping):
+        raise StateError(f"options must be a dict, got {describe(options)}")
+    deck, dealer = options.get("deck"), options.get("dealer")
+    if deck is not None:
+        return new_game(rules, deck=deck, dealer=dealer)
+    return new_game(rules, seed=seed, dealer=dealer)
+
+
+def render_table(state: State) -> str:
+    """The whole table as text, every hand shown: for a human watching, never for a seat."""
+    lines = describe_deal(state)
+    if state.stock:
+        lines.append(f"stock: {len(state.stock)} cards")
+    if state.trick:
+        lines.append("trick: " + ", ".join(f"seat {s} {c.code}" for s, c in state.trick))
+    if state.is_over:
+        lines += describe_result(state)
+    else:
+        points = ", ".join(str(p) for p in state.side_points)
+        lines.append(f"tricks: {len(state.tricks)}; points by side: {points}")
+        lines.append(f"to act: seat {state.to_act}")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,287 @@
+"""A PettingZoo AEC environment for any rules: ``pip install 'brisca[pettingzoo]'``.
+
+>>> from brisca.envs.pettingzoo import env
+>>> table = env(rules="spanish-4p", seed=7)
+>>> table.reset()
+>>> table.possible_agents
+['seat_0', 'seat_1', 'seat_2', 'seat_3']
+>>> observation, reward, termination, truncation, info = table.last()
+>>> observation["observation"].shape
+(787,)
+>>> from brisca.encoding import decode_mask
+>>> [str(a) for a in decode_mask(observation["action_mask"], table.unwrapped.rules)]
+['2O', '4C', '6B', 'signal head_shake']
+
+One hand is one episode. The agents are ``seat_0`` ... ``seat_{n-1}``, acting in turn
+as ``brisca.State.to_act`` says. A seat that sits out the hand (the dealer in
+``spanish-5p``) is in ``possible_agents`` but not in ``agents``: it never acts and
+gets no reward. Each agent observes a ``Dict``:
+
+- ``observation``: :func:`brisca.encoding.encode_observation` of
+  ``brisca.observe(state, seat)``, a ``float32`` Box in [0, 1] of length
+  :func:`brisca.encoding.encoding_size`;
+- ``action_mask``: an ``int8`` Box over :func:`brisca.encoding.action_space`, the
+  legal actions of the seat to act (all zeros for the other seats, as in
+  PettingZoo's classic games).
+
+The action space is ``Discrete(len(action_space(rules)))``. The reward comes when the
+hand ends, the same for partners (see :func:`brisca.envs.common.seat_rewards`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+try:
+    from pettingzoo import AECEnv
+    from pettingzoo.utils import wrappers
+except ImportError as missing:
+    raise ImportError(
+        f"brisca.envs.pettingzoo needs PettingZoo: pip install 'brisca[pettingzoo]' ({missing})"
+    ) from missing
+from gymnasium import spaces
+
+from brisca.encoding import action_space
+from brisca.engine import apply, checked_rules, refusal, result
+from brisca.envs.common import (
+    RENDER_MODES,
+    HandSeeds,
+    active_seats,
+    checked_illegal,
+    checked_render_mode,
+    checked_reward,
+    deal,
+    decoded_action,
+    observation,
+    observation_space,
+    render_table,
+    seat_rewards,
+    worst_reward,
+)
+from brisca.errors import IllegalActionError, StateError, describe
+from brisca.rules import Rules
+from brisca.state import HandResult, State
+
+__all__ = ["BriscaAEC", "env", "raw_env"]
+
+_Obs = dict[str, Any]
+
+
+def _agent(seat: int) -> str:
+    return f"seat_{seat}"
+
+
+class BriscaAEC(AECEnv[str, _Obs, int]):  # type: ignore[misc]
+    """The raw environment: one hand of `rules` per episode.
+
+    It raises :class:`brisca.IllegalActionError` on an action outside the mask;
+    :func:`env` wraps it as PettingZoo's classic games are.
+
+    Args:
+        rules: a `Rules` or a preset's name.
+        seed: the seed of the first hand when :meth:`reset` gets none.
+        render_mode: ``None``, ``"ansi"`` (:meth:`render` returns the table as text)
+            or ``"human"`` (it prints it after every step).
+        reward: ``"margin"`` (default) or ``"win"``.
+
+    Raises:
+        RulesError: `rules` is neither a Rules nor a preset's name.
+        StateError: a bad seed, render mode or reward.
+    """
+
+    # The frameworks read `metadata` as a plain class attribute.
+    metadata = {  # noqa: RUF012
+        "name": "brisca_v0",
+        "render_modes": list(RENDER_MODES),
+        "is_parallelizable": False,
+    }
+
+    def __init__(
+        self,
+        rules: Rules | str = "spanish-2p",
+        *,
+        seed: int | None = None,
+        render_mode: str | None = None,
+        reward: str = "margin",
+    ) -> None:
+        super().__init__()
+        self.rules = checked_rules(rules)
+        self.render_mode = checked_render_mode(render_mode)
+        self.reward_mode = checked_reward(reward)
+        self._seeds = HandSeeds(seed)
+        n = self.rules.num_players
+        self.possible_agents = [_agent(seat) for seat in range(n)]
+        self._seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
+        size = len(action_space(self.rules))
+        # A space object per agent, kept, so that seeding one agent's space seeds only its.
+        self.observation_spaces = {a: observation_space(self.rules) for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(size) for a in self.possible_agents}
+        self._state: State | None = None
+        self._closed = False
+
+    @property
+    def game_state(self) -> State:
+        """The hand being played, hidden cards included: for a referee, never for a seat.
+
+        Raises:
+            StateError: before :meth:`reset`.
+        """
+        return self._live()
+
+    @property
+    def outcome(self) -> HandResult | None:
+        """``brisca.result`` of the hand once it is over, else ``None``."""
+        state = self._state
+        return None if state is None or not state.is_over else result(state)
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[self._known(agent)]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[self._known(agent)]
+
+    def reset(self, seed: int | None = None, options: Mapping[str, Any] | None = None) -> None:
+        """Deal a new hand: ``brisca.new_game(rules, seed=seed)`` when a seed is given.
+
+        `options` may hold ``"dealer"`` (a seat) and ``"deck"`` (the cards in the order
+        they leave the pack, as ``brisca.new_game`` takes them); other keys are ignored.
+
+        Raises:
+            StateError: the environment is closed, or a bad seed, dealer or deck.
+        """
+        self._check_open()
+        self._state = state = deal(self.rules, self._seeds.next(seed), options)
+        self.agents = [_agent(seat) for seat in active_seats(state)]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self.agent_selection = _agent(state.to_act) if state.to_act is not None else self.agents[0]
+
+    def observe(self, agent: str) -> _Obs:
+        """What `agent` may know of the hand: never another seat's hidden cards.
+
+        Raises:
+            StateError: an unknown agent, or before :meth:`reset`.
+        """
+        seat = self._seat[self._known(agent)]
+        state = self._live()
+        acting = agent in self.terminations and not self.terminations[agent]
+        return observation(state, seat, acting=acting)
+
+    def step(self, action: int | None) -> None:
+        """The selected agent takes `action`, an index of ``action_space(rules)``.
+
+        Raises:
+            StateError: the environment is closed, not reset, or every agent is done.
+            NotationError: `action` is not an index of the action space.
+            IllegalActionError: the action is outside the agent's mask.
+            ValueError: an action other than ``None`` for an agent that is done.
+        """
+        state = self._live()
+        if not self.agents:
+            raise StateError("the hand is over and every agent is done: call reset()")
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        chosen = decoded_action(action, self.rules)
+        why = refusal(state, chosen)
+        if why is not None:
+            raise IllegalActionError(f"{agent} cannot take action {action} ({chosen}): {why}")
+        self._state = state = apply(state, chosen)
+        self._cumulative_rewards[agent] = 0.0
+        if state.is_over:
+            values = seat_rewards(result(state), self.rules.num_players, self.reward_mode)
+            self.rewards = {a: values[self._seat[a]] for a in self.agents}
+            self.terminations = dict.fromkeys(self.agents, True)
+        else:
+            self.rewards = dict.fromkeys(self.agents, 0.0)
+            self.agent_selection = _agent(state.to_act)  # type: ignore[arg-type]
+        self._accumulate_rewards()
+        self._deads_step_first()
+        if self.render_mode == "human":
+            print(render_table(state))
+
+    def render(self) -> str | None:
+        """The table, every hand shown (``ansi``), or printed (``human``).
+
+        Raises:
+            StateError: before :meth:`reset`.
+        """
+        text = render_table(self._live())
+        if self.render_mode == "ansi":
+            return text
+        if self.render_mode == "human":
+            print(text)
+        return None
+
+    def close(self) -> None:
+        """Close the environment: it takes no further reset or step. Closing twice is fine."""
+        self._closed = True
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise StateError("the environment is closed")
+
+    def _live(self) -> State:
+        self._check_open()
+        if self._state is None:
+            raise StateError("call reset() first: no hand has been dealt")
+        return self._state
+
+    def _known(self, agent: object) -> str:
+        if not isinstance(agent, str) or agent not in self._seat:
+            raise StateError(
+                f"unknown agent {describe(agent)}: the agents are "
+                f"{self.possible_agents[0]} to {self.possible_agents[-1]}"
+            )
+        return agent
+
+
+#: PettingZoo's name for the unwrapped environment class.
+raw_env = BriscaAEC
+
+
+def env(
+    rules: Rules | str = "spanish-2p",
+    *,
+    seed: int | None = None,
+    render_mode: str | None = None,
+    reward: str = "margin",
+    illegal: str = "terminate",
+    illegal_reward: float | None = None,
+) -> AECEnv[str, _Obs, int]:
+    """A PettingZoo AEC environment for `rules`, wrapped as the classic games are.
+
+    Wrappers, innermost first: ``TerminateIllegalWrapper`` (unless ``illegal="raise"``),
+    ``AssertOutOfBoundsWrapper`` and ``OrderEnforcingWrapper``.
+
+    Args:
+        rules: a `Rules` or a preset's name.
+        seed: the seed of the first hand when ``reset`` gets none.
+        render_mode: ``None``, ``"ansi"`` or ``"human"``.
+        reward: ``"margin"``: the side's card points minus the mean of the other
+            sides'; ``"win"``: +1, 0 for a tie, -1.
+        illegal: ``"terminate"``: an action outside the mask ends the hand, as in
+            PettingZoo's classic games, costing the agent `illegal_reward` (by
+            default the worst reward a hand can give: -120, or -1 under ``"win"``);
+            ``"raise"``: it raises :class:`brisca.IllegalActionError`.
+        illegal_reward: see `illegal`.
+
+    Raises:
+        RulesError: `rules` is neither a Rules nor a preset's name.
+        StateError: a bad seed, render mode, reward, illegal or illegal_reward.
+    """
+    raw = BriscaAEC(rules, seed=seed, render_mode=render_mode, reward=reward)
+    wrapped: AECEnv[str, _Obs, int] = raw
+    if checked_illegal(illegal) == "terminate":
+        if illegal_reward is None:
+            illegal_reward = worst_reward(raw.reward_mode)
+        elif isinstance(illegal_reward, bool) or not isinstance(illegal_reward, (int, float)):
+            raise StateError(f"illegal_reward must be a number, got {describe(illegal_reward)}")
+        wrapped = wrappers.TerminateIllegalWrapper(wrapped, illegal_reward=float(illegal_reward))
+    wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
+    return wrappers.OrderEnforcingWrapper(wrapped)

@@ -1,0 +1,158 @@
+"""What the adapters share: the rewards of a hand; and the frameworks stay optional."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from brisca import HandResult, Termination
+from brisca.envs.common import HandSeeds, seat_rewards, worst_reward
+from brisca.state import BlackHandWin
+
+TWO = ((0,), (1,))
+PAIRS = ((0, 2), (1, 3))
+
+
+def played(
+    sides: tuple[tuple[int, ...], ...], points: tuple[int, ...], **more: object
+) -> HandResult:
+    winner = more.pop("winner", None)
+    return HandResult(
+        termination=Termination.PLAYED_OUT, sides=sides, points=points, winner=winner, **more
+    )
+
+
+def test_the_margin_is_the_difference_of_two_sides() -> None:
+    """85 to 35: +50 and -50."""
+    assert seat_rewards(played(TWO, (85, 35), winner=0), 2, "margin") == [50.0, -50.0]
+
+
+def test_partners_share_the_reward() -> None:
+    """Seats 0 and 2 share side 0's margin, seats 1 and 3 side 1's."""
+    outcome = played(PAIRS, (50, 70), winner=1)
+    assert seat_rewards(outcome, 4, "margin") == [-20.0, 20.0, -20.0, 20.0]
+    assert seat_rewards(outcome, 4, "win") == [-1.0, 1.0, -1.0, 1.0]
+
+
+def test_with_three_sides_the_margin_is_over_the_mean_of_the_others() -> None:
+    """50, 40, 30: 50 - 35, 40 - 40, 30 - 45; the rewards sum to zero."""
+    outcome = played(((0,), (1,), (2,)), (50, 40, 30), winner=0)
+    assert seat_rewards(outcome, 3, "margin") == [15.0, 0.0, -15.0]
+
+
+def test_a_seat_sitting_out_gets_nothing() -> None:
+    """spanish-5p: seat 4 is on no side, and its reward is 0."""
+    outcome = played(PAIRS, (80, 40), winner=0)
+    assert seat_rewards(outcome, 5, "margin")[4] == 0.0
+    assert seat_rewards(outcome, 5, "win")[4] == 0.0
+
+
+def test_a_tie_is_worth_zero_to_the_sides_that_tied() -> None:
+    """60-60 with nobody winning: 0 each; in a three-way game the side below loses."""
+    assert seat_rewards(played(TWO, (60, 60), tied=(0, 1)), 2, "win") == [0.0, 0.0]
+    assert seat_rewards(played(TWO, (60, 60), tied=(0, 1)), 2, "margin") == [0.0, 0.0]
+    three = played(((0,), (1,), (2,)), (50, 50, 20), tied=(0, 1))
+    assert seat_rewards(three, 3, "win") == [0.0, 0.0, -1.0]
+
+
+def test_a_tie_broken_by_the_last_trick_has_a_winner() -> None:
+    """casino: 60-60, the last trick's side wins: +1 and -1, though the margin is 0."""
+    outcome = played(TWO, (60, 60), winner=1, tied=(0, 1), last_trick=1)
+    assert seat_rewards(outcome, 2, "win") == [-1.0, 1.0]
+    assert seat_rewards(outcome, 2, "margin") == [0.0, 0.0]
+
+
+def test_a_void_hand_is_worth_nothing() -> None:
+    """Everyone passed: 0 for all, under either reward."""
+    void = HandResult(termination=Termination.VOID, sides=PAIRS, points=(0, 0), winner=None)
+    assert seat_rewards(void, 4, "margin") == [0.0] * 4
+    assert seat_rewards(void, 4, "win") == [0.0] * 4
+
+
+def test_a_black_hand_takes_the_whole_margin() -> None:
+    """A black hand wins outright: its side counts as taking all 120 points."""
+    outcome = HandResult(
+        termination=Termination.BLACK_HAND,
+        sides=TWO,
+        points=(0, 11),
+        winner=0,
+        details=BlackHandWin(0),
+    )
+    assert seat_rewards(outcome, 2, "margin") == [120.0, -120.0]
+
+
+def test_the_worst_reward_is_the_lowest_a_hand_can_give() -> None:
+    """-120 card points under margin, -1 under win."""
+    assert (worst_reward("margin"), worst_reward("win")) == (-120.0, -1.0)
+
+
+def test_hand_seeds_start_from_the_seed_given() -> None:
+    """The first hand takes the seed itself; the next ones follow from it, the same each time."""
+    one, two = HandSeeds(5), HandSeeds()
+    assert one.next() == 5 and two.next(5) == 5
+    assert one.next() == two.next() != 5
+
+
+@pytest.mark.parametrize("seed", [-1, 1.5, "7", True])
+def test_a_bad_seed_is_a_state_error(seed: object) -> None:
+    """Seeds are non-negative integers."""
+    from brisca import StateError
+
+    with pytest.raises(StateError, match="non-negative int"):
+        HandSeeds().next(seed)
+
+
+def test_import_brisca_imports_no_framework_and_the_id_needs_no_import() -> None:
+    """import brisca loads neither numpy, gymnasium nor pettingzoo; gymnasium.make with the
+    module's name registers and builds the environment."""
+    script = (
+        "import sys, brisca, brisca.envs\n"
+        "print(sorted(m for m in ('numpy', 'gymnasium', 'pettingzoo') if m in sys.modules))\n"
+        "import gymnasium\n"
+        "env = gymnasium.make('brisca.envs.gymnasium:brisca/Brisca-v0', rules='spanish-4p')\n"
+        "print(type(env.unwrapped).__name__, env.unwrapped.rules.num_players)\n"
+    )
+    run = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=False
+    )
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.splitlines() == ["[]", "BriscaEnv 4"]
+
+
+def test_the_gymnasium_environment_needs_no_pettingzoo() -> None:
+    """brisca[gym] installs no pettingzoo: the Gymnasium environment runs without it."""
+    script = (
+        "import sys; sys.modules['pettingzoo'] = None\n"
+        "from brisca.envs.gymnasium import BriscaEnv\n"
+        "observation, info = BriscaEnv('spanish-2p').reset(seed=1)\n"
+        "print(int(observation['action_mask'].sum()))\n"
+    )
+    run = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=False
+    )
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.split() == ["3"]  # the three cards of seat 0's hand
+
+
+@pytest.mark.parametrize(
+    ("module", "blocked", "extra"),
+    [
+        ("brisca.envs.pettingzoo", "pettingzoo", "brisca[pettingzoo]"),
+        ("brisca.envs.gymnasium", "gymnasium", "brisca[gym]"),
+    ],
+)
+def test_a_missing_framework_names_the_extra_to_install(
+    module: str, blocked: str, extra: str
+) -> None:
+    """Importing an adapter without its framework says which extra installs it."""
+    script = (
+        f"import sys; sys.modules[{blocked!r}] = None\n"
+        f"try:\n    import {module}\nexcept ImportError as error:\n    print(error)\n"
+    )
+    run = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=False
+    )
+    assert run.returncode == 0, run.stderr
+    assert f"pip install '{extra}'" in run.stdout
