@@ -172,7 +172,7 @@ def test_the_server_how_to_shows_json_views_events_and_records() -> None:
 def test_the_readme_runs_the_command_one_way() -> None:
     """The README names the command as the setup installs it: `.venv/bin/brisca`."""
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    verbs = "play|simulate|replay|validate|rules|show|--help|--preset"
+    verbs = "play|simulate|arena|serve|replay|validate|rules|show|--help|--preset"
     calls = re.findall(rf"(?<![\w/.\[-])((?:\.venv/bin/)?brisca) (?:{verbs})\b", readme)
     assert len(calls) >= 3
     assert set(calls) == {".venv/bin/brisca"}, calls
