@@ -54,6 +54,8 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "brisca.encoding",
         "brisca.sampling",
         "brisca.serial",
+        # The solver and determinized search: on the engine and the sampler.
+        "brisca.search",
     ),
     (
         "brisca.bots",
