@@ -3,13 +3,18 @@
 Importing this module registers the game as ``python_brisca``:
 
 >>> import pyspiel
+>>> import brisca
 >>> import brisca.envs.openspiel
 >>> game = pyspiel.load_game("python_brisca", {"preset": "spanish-4p"})
->>> game.num_players(), game.num_distinct_actions(), game.max_chance_outcomes()
-(4, 46, 40)
+>>> game.num_players(), game.max_chance_outcomes()
+(4, 40)
 >>> state = game.new_initial_state()
 >>> state.is_chance_node(), len(state.chance_outcomes())
 (True, 40)
+>>> for outcome in game.deal_outcomes(brisca.new_game(game.rules, seed=7).deal.deck):
+...     state.apply_action(outcome)
+>>> state.current_player(), [state.action_to_string(a) for a in state.legal_actions()]
+(0, ['2O', '4C', '6B', 'signal head_shake'])
 
 One game is one hand. It begins with the shuffle, one chance node per card: each
 outcome is the index in ``rules.cards`` of the next card to leave the pack, in the
