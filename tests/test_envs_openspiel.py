@@ -358,6 +358,24 @@ def test_resample_from_infostate_keeps_the_information_state_and_changes_hidden_
         game.new_initial_state().resample_from_infostate(0, sampler)
 
 
+def test_a_resampled_world_holds_no_action_the_seat_did_not_see() -> None:
+    """Team-private señas: seat 1 signals to its partner; a world resampled for seat 0 has
+    no such signal, one for seat 3, the partner, has it."""
+    game = load("spanish-4p", options={"signals": "team_private"})
+    state = seeded(game, 1)
+    state.apply_action(state.legal_actions()[0])  # seat 0 plays
+    signal = action_index(brisca.Signal("head_shake"), game.rules)
+    assert signal in state.legal_actions()
+    state.apply_action(signal)  # seat 1
+    state.apply_action(state.legal_actions()[0])  # seat 1 plays
+    sampler = pyspiel.UniformProbabilitySampler(3, 0.0, 1.0)
+    opponent = state.resample_from_infostate(0, sampler)
+    partner = state.resample_from_infostate(3, sampler)
+    assert signal not in opponent.history()[len(game.rules.cards) :]
+    assert signal in partner.history()[len(game.rules.cards) :]
+    assert opponent.information_state_string(0) == state.information_state_string(0)
+
+
 def test_an_illegal_action_raises_and_changes_nothing() -> None:
     """A card not in hand raises IllegalActionError saying why; the state is unchanged."""
     game = load("spanish-2p")

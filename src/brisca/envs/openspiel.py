@@ -60,7 +60,7 @@ from brisca.encoding import (
     legal_mask,
     observation_to_dict,
 )
-from brisca.engine import new_game, observe, refusal, result, step
+from brisca.engine import deal_layout, new_game, observe, refusal, result, step
 from brisca.envs.common import checked_reward, render_table, seat_rewards, worst_reward
 from brisca.errors import IllegalActionError, NotationError, StateError, describe
 from brisca.events import CardsDrawn
@@ -71,7 +71,7 @@ from brisca.sampling import sample_state
 from brisca.serial import dumps, loads
 from brisca.state import State
 
-__all__ = ["GAME_NAME", "PARAMETERS", "BriscaGame", "BriscaObserver", "BriscaState"]
+__all__ = ["GAME_NAME", "PARAMETERS", "BriscaGame", "BriscaObserver", "BriscaState", "Draw"]
 
 #: The name the game is registered under.
 GAME_NAME = "python_brisca"
@@ -235,15 +235,20 @@ class BriscaGame(pyspiel.Game):  # type: ignore[misc]
         return [index[card] for card in dealt.deal.deck]
 
 
+#: One card a seat drew: the tricks complete then, the card, and which draw of the hand it
+#: was (from 0), which places it in the deck order: the stock in draw order, then the
+#: turned card.
+Draw = tuple[int, Card, int]
+
+
 class _Hand:
-    """The hand being played and the cards each seat drew, with the number of tricks
-    complete at each draw (what ``observe`` does not keep). Immutable, so a clone shares
-    it; it pickles as the library's own JSON (``brisca.dumps``), which is what OpenSpiel's
-    serialization of the state then carries."""
+    """The hand being played and the cards each seat drew (what ``observe`` does not
+    keep). Immutable, so a clone shares it; it pickles as the library's own JSON
+    (``brisca.dumps``), which is what OpenSpiel's serialization of the state carries."""
 
     __slots__ = ("draws", "state")
 
-    def __init__(self, state: State, draws: tuple[tuple[tuple[int, Card], ...], ...]) -> None:
+    def __init__(self, state: State, draws: tuple[tuple[Draw, ...], ...]) -> None:
         self.state = state
         self.draws = draws
 
@@ -264,10 +269,19 @@ class _Hand:
             raise IllegalActionError(f"action {index} ({action}) is not legal: {why}")
         state, events = step(self.state, action)
         draws = list(self.draws)
+        count = sum(len(seat) for seat in draws)
         for event in events:
             if isinstance(event, CardsDrawn) and event.card is not None:
-                draws[event.seat] += ((len(state.tricks), event.card),)
+                draws[event.seat] += ((len(state.tricks), event.card, count),)
+                count += 1
         return _Hand(state, tuple(draws))
+
+    def positions(self, seat: int) -> list[int]:
+        """The places in the deck order of the cards `seat` was dealt and drew."""
+        layout = deal_layout(self.state.rules, self.state.dealer)
+        stock, turned = layout.stock, layout.turned
+        drawn = [stock[k] if k < len(stock) else turned for _, _, k in self.draws[seat]]
+        return [*layout.hands[seat], *(p for p in drawn if p is not None)]
 
     def __deepcopy__(self, memo: object) -> _Hand:
         return self
@@ -372,11 +386,11 @@ class BriscaState(pyspiel.State):  # type: ignore[misc]
         """A state that `player` cannot tell from this one: the same information state,
         other hidden cards (``brisca.sampling.sample_state``), drawn with a seed from
         `sampler` (a callable returning a float in [0, 1), such as
-        ``pyspiel.UniformProbabilitySampler(0., 1.)``).
+        ``pyspiel.UniformProbabilitySampler(seed, 0.0, 1.0)``).
 
-        The sampler draws the hidden cards and the moments each seat received its own;
-        the player's own cards are then put back at the deck positions they came from,
-        so that its dealt hand and draws are the same too.
+        The sampler places the hidden cards and the moments each seat received its own;
+        the player's own cards are then put back at the places in the deck order they
+        came from, so that its dealt hand and draws are the real ones too.
 
         Raises:
             StateError: during the shuffle, a bad player, or no such world found.
@@ -385,23 +399,21 @@ class BriscaState(pyspiel.State):  # type: ignore[misc]
         if self._hand is None:
             raise StateError("no information state to resample during the shuffle")
         real = self._hand.state
-        rng = Generator(int(sampler() * (1 << 53)))
         view = observe(real, player)
         key = self.information_state_string(player)
-        deck = real.deal.deck
-        mine = [deck.index(c) for c in real.deal.hands[player]]
-        mine += [deck.index(c) for _, c in self._hand.draws[player]]
+        mine = self._hand.positions(player)
+        rng = Generator(int(sampler() * (1 << 53)))
         for _ in range(_RESAMPLES):
-            sample = list(sample_state(view, rng).deal.deck)
-            for position in mine:
-                sample[position] = deck[position]
-            if len(set(sample)) != len(sample):
-                continue
+            sample = sample_state(view, rng)
+            deck = list(sample.deal.deck)
+            for place in mine:
+                other = deck.index(real.deal.deck[place])
+                deck[place], deck[other] = deck[other], deck[place]
             world = game.new_initial_state()
-            for outcome in game.deal_outcomes(sample):
+            for outcome in game.deal_outcomes(deck):
                 world.apply_action(outcome)
-            try:
-                for action in real.history:
+            try:  # the sample's history: what the player saw, and nothing it did not
+                for action in sample.history:
                     world.apply_action(action_index(action, real.rules))
             except IllegalActionError:
                 continue
@@ -452,7 +464,7 @@ class BriscaObserver:
         if self.perfect_recall:
             for card in hand.state.deal.hands[player]:
                 self.dict["dealt"][self._cards[card]] = 1.0
-            for tricks, card in hand.draws[player]:
+            for tricks, card, _ in hand.draws[player]:
                 self.dict["drawn"][self._cards[card]] = tricks / self.rules.tricks_per_hand
 
     def string_from(self, state: BriscaState, player: int) -> str:
@@ -465,7 +477,7 @@ class BriscaObserver:
             del data["rules"]
             if self.perfect_recall:
                 data["dealt"] = [card.code for card in hand.state.deal.hands[player]]
-                data["drawn"] = [[tricks, card.code] for tricks, card in hand.draws[player]]
+                data["drawn"] = [[tricks, card.code] for tricks, card, _ in hand.draws[player]]
         return json.dumps(data, separators=(",", ":"))
 
 
