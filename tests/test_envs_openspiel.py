@@ -308,7 +308,11 @@ def test_options_over_the_preset_from_a_game_string_and_a_dict() -> None:
     )
     three = load("spanish-3p", options={"removed_cards": "4B"})
     assert [c.code for c in three.rules.removed_cards] == ["4B"]
-    for loaded in (game, three):
+    four = pyspiel.load_game("python_brisca(preset=spanish-3p,options=(removed_cards=2B 4B 2O 4O))")
+    assert [c.code for c in four.rules.removed_cards] == ["2B", "4B", "2O", "4O"]
+    twos = load("spanish-3p", options={"removed_cards": "all_twos"})  # text the option takes
+    assert {c.rank for c in twos.rules.removed_cards} == {2}
+    for loaded in (game, three, four, twos):
         assert pyspiel.load_game(str(loaded)).rules == loaded.rules
     assert str(load("spanish-2p")) == "python_brisca(dealer=-1,preset=spanish-2p,reward=margin)"
 
@@ -418,6 +422,14 @@ def test_bad_parameters_are_refused(
     """Unknown or mistyped parameters get OpenSpiel's SpielError; bad values a BriscaError."""
     with pytest.raises(error, match=message):
         pyspiel.load_game(GAME_NAME, params)
+
+
+def test_the_game_built_directly_refuses_unknown_parameters() -> None:
+    """BriscaGame(params) without load_game checks the names itself."""
+    with pytest.raises(brisca.StateError, match="unknown parameter"):
+        BriscaGame({"seed": 1})
+    with pytest.raises(brisca.RulesError, match="nested parameters"):
+        BriscaGame({"options": "tie_rule=draw"})
 
 
 def test_observers_of_other_kinds_are_refused() -> None:

@@ -62,7 +62,7 @@ from brisca.encoding import (
 )
 from brisca.engine import deal_layout, new_game, observe, refusal, result, step
 from brisca.envs.common import checked_reward, render_table, seat_rewards, worst_reward
-from brisca.errors import IllegalActionError, NotationError, StateError, describe
+from brisca.errors import IllegalActionError, NotationError, RulesError, StateError, describe
 from brisca.events import CardsDrawn
 from brisca.presets import preset
 from brisca.rng import Generator
@@ -112,22 +112,23 @@ def _game_type(num_players: int | None, zero_sum: bool) -> pyspiel.GameType:
     )
 
 
-def _option(base: object, value: object) -> object:
-    """An option value as a game parameter gives it: a list option's items from text."""
-    if isinstance(base, list) and isinstance(value, str):
-        return [int(item) if item.isdigit() else item for item in value.split()]
-    return value
-
-
 def _rules(name: object, options: object) -> Rules:
-    """The preset named `name` with `options` over it, read as game records read rules."""
-    if not isinstance(name, str):
-        raise StateError(f"preset must be a preset's name, got {describe(name)}")
-    base = preset(name).to_dict()
+    """The preset named `name` with `options` over it, read as game records read rules.
+
+    A list option given as text takes its items separated by spaces (``"2B 4B"``), unless
+    the option takes that text itself (``removed_cards="all_twos"``).
+    """
+    base = preset(name).to_dict()  # type: ignore[arg-type]  # preset() refuses a non-str
     if not isinstance(options, Mapping):
-        raise StateError(f"options must be nested parameters, got {describe(options)}")
+        raise RulesError(f"options must be nested parameters, got {describe(options)}")
     # A nested parameter read from a game string carries a "name": the text before "(".
-    changes = {k: _option(base.get(k), v) for k, v in options.items() if k != "name"}
+    changes = {k: v for k, v in options.items() if k != "name"}
+    for option, value in changes.items():
+        if isinstance(base.get(option), list) and isinstance(value, str):
+            try:
+                Rules.from_dict({**base, option: value})
+            except RulesError:
+                changes[option] = [int(i) if i.isdigit() else i for i in value.split()]
     return Rules.from_dict({**base, **changes})
 
 
@@ -157,12 +158,18 @@ class BriscaGame(pyspiel.Game):  # type: ignore[misc]
 
     Raises:
         RulesError: an unknown preset or option, or options that clash.
-        StateError: a bad reward or dealer.
+        StateError: an unknown parameter, a bad reward or dealer.
         pyspiel.SpielError: a parameter OpenSpiel does not know, or of the wrong type
             (raised by ``pyspiel.load_game`` before the game is built).
     """
 
     def __init__(self, params: Mapping[str, Any] | None = None) -> None:
+        unknown = sorted(str(k) for k in params or {} if k not in PARAMETERS)
+        if unknown:
+            raise StateError(
+                f"unknown parameter(s) {', '.join(unknown)}; the parameters are "
+                f"{', '.join(PARAMETERS)}"
+            )
         given = {**PARAMETERS, **(params or {})}
         rules = _rules(given["preset"], given["options"])
         reward = checked_reward(given["reward"])
