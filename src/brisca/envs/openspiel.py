@@ -71,7 +71,7 @@ from brisca.sampling import sample_state
 from brisca.serial import dumps, loads
 from brisca.state import State
 
-__all__ = ["GAME_NAME", "PARAMETERS", "BriscaGame", "BriscaObserver", "BriscaState", "Draw"]
+__all__ = ["GAME_NAME", "PARAMETERS", "BriscaGame", "BriscaObserver", "BriscaState"]
 
 #: The name the game is registered under.
 GAME_NAME = "python_brisca"
@@ -242,10 +242,10 @@ class BriscaGame(pyspiel.Game):  # type: ignore[misc]
         return [index[card] for card in dealt.deal.deck]
 
 
-#: One card a seat drew: the tricks complete then, the card, and which draw of the hand it
-#: was (from 0), which places it in the deck order: the stock in draw order, then the
-#: turned card.
-Draw = tuple[int, Card, int]
+# One card a seat drew: the tricks complete then, the card, and which draw of the hand it
+# was (from 0), which places it in the deck order: the stock in draw order, then the
+# turned card.
+_Draw = tuple[int, Card, int]
 
 
 class _Hand:
@@ -255,7 +255,7 @@ class _Hand:
 
     __slots__ = ("draws", "state")
 
-    def __init__(self, state: State, draws: tuple[tuple[Draw, ...], ...]) -> None:
+    def __init__(self, state: State, draws: tuple[tuple[_Draw, ...], ...]) -> None:
         self.state = state
         self.draws = draws
 
