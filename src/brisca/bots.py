@@ -68,6 +68,7 @@ from brisca.tricks import winning
 
 __all__ = [
     "BOTS",
+    "LEVELS",
     "Bot",
     "HeuristicBot",
     "MatchBot",
@@ -627,6 +628,11 @@ BOTS: dict[str, Callable[[int], Bot]] = {
 }
 
 
+#: The difficulty levels of ``brisca play --level`` and of the server, easiest first: the
+#: name of the bot in :data:`BOTS` that plays each.
+LEVELS: dict[str, str] = {"easy": "random", "normal": "heuristic", "hard": "search"}
+
+
 def make_bot(name: str, seed: int = 0) -> Bot:
     """The bot called `name`, seeded with `seed`: a name in :data:`BOTS`, or
     ``"module:Class"`` for a bot of your own.
@@ -641,7 +647,7 @@ def make_bot(name: str, seed: int = 0) -> Bot:
     >>> make_bot("clever")
     Traceback (most recent call last):
     ...
-    brisca.errors.BotError: unknown bot 'clever': the bots are random, heuristic, or module:Class
+    brisca.errors.BotError: unknown bot 'clever': the bots are random, heuristic, search, or module:Class
 
     Raises:
         BotError: an unknown name, a module or class that cannot be imported, or a

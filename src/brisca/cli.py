@@ -56,7 +56,7 @@ from brisca.actions import (
     parse_action,
 )
 from brisca.arena import wilson_interval
-from brisca.bots import BOTS, Bot, RandomBot, make_bot, play_game
+from brisca.bots import BOTS, LEVELS, Bot, RandomBot, make_bot, play_game
 from brisca.errors import BriscaError, IllegalActionError, NotationError, StateError, describe
 from brisca.events import (
     Announced,
@@ -729,6 +729,10 @@ def _cmd_play(args: argparse.Namespace) -> int:
     n = rules.num_players
     if not 0 <= args.seat < n:
         raise Usage(f"--seat must be from 0 to {n - 1} in {args.preset}")
+    if args.level is not None and args.opponents is not None:
+        raise Usage("give --level or --opponents, not both")
+    if args.opponents is None:
+        args.opponents = LEVELS[args.level or "normal"]
     seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(8), "big")
     bots = [make_bot(args.opponents, _bot_seed(seed, seat)) for seat in range(n)]
     save = _open_out(args.out) if args.out is not None else None
@@ -1182,7 +1186,17 @@ def _parser() -> argparse.ArgumentParser:
     play = sub.add_parser("play", help="play a hand against bots in the terminal")
     play.add_argument("--preset", default="spanish-2p", help="a preset (see `brisca rules`)")
     play.add_argument("--seat", type=int, default=0, help="your seat; seat 0 leads (default 0)")
-    play.add_argument("--opponents", choices=sorted(BOTS), default="heuristic")
+    play.add_argument(
+        "--level",
+        choices=list(LEVELS),
+        default=None,
+        help="the bots' strength: "
+        + ", ".join(f"{level} ({bot})" for level, bot in LEVELS.items())
+        + "; normal when omitted",
+    )
+    play.add_argument(
+        "--opponents", choices=sorted(BOTS), default=None, help="the bots by name, instead"
+    )
     play.add_argument("--seed", type=_seed, default=None, help="a non-negative seed")
     play.add_argument("--out", default=None, help="save the hand to this file as a game record")
 

@@ -20,11 +20,13 @@ others play together against the side.
 >>> state = brisca.new_game("spanish-2p", seed=7)
 >>> while state.stock or state.trump_card is not None:  # play until every card is known
 ...     state = brisca.apply(state, brisca.legal_actions(state)[0])
->>> solution = solve(state)
+>>> solution = solve(state)  # for the side of the seat to act
 >>> solution.exact, [str(a) for a in solution.best_actions]
-(True, ['12E'])
->>> solution.value - state.side_points[0]  # what best play still gains seat 0
-23
+(True, ['6O', '12C'])
+>>> while not state.is_over:  # each seat plays a best action for its own side
+...     state = brisca.apply(state, solve(state).best_actions[0])
+>>> brisca.result(state).points[solution.side] == solution.value
+True
 
 With ``depth=k`` it looks only `k` tricks ahead and scores the points taken by
 then (``exact`` is then ``False`` unless the hand ends within the horizon).
