@@ -644,10 +644,10 @@ def make_bot(name: str, seed: int = 0) -> Bot:
     RandomBot(seed=3)
     >>> make_bot("brisca.bots:HeuristicBot")
     HeuristicBot()
-    >>> make_bot("clever")
+    >>> make_bot("clever")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    brisca.errors.BotError: unknown bot 'clever': the bots are random, heuristic, search, or module:Class
+    brisca.errors.BotError: unknown bot 'clever': the bots are random, heuristic, search, or ...
 
     Raises:
         BotError: an unknown name, a module or class that cannot be imported, or a
