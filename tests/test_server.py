@@ -31,7 +31,7 @@ from brisca.rules import PartnerHandVisibility
 from brisca.server.app import OUTBOX, Connection, create_app
 from brisca.server.protocol import MAX_MESSAGE
 from brisca.server.store import MemoryStore, StoreFull, TableStore
-from brisca.server.tables import Table, new_table
+from brisca.server.tables import Table, new_table, read_rules
 
 CARD = re.compile(r"^\d{1,2}[OCEB]$")
 
@@ -194,12 +194,11 @@ def check_secrecy(server: Server, table_id: str, seats: dict[int, Seat], count: 
     end, and the rest of the message against the hand dealt next."""
     table = server.stored(table_id)
     hand = table.hand
-    ended = list(records.replay(table.finished[-1]))[-1] if table.finished else None
     for k, seat in seats.items():
         for message in seat.messages[-count:]:
             events = message["events"]
             if any(event["type"] == "hand_ended" for event in events) and table.is_match:
-                assert ended is not None
+                ended = list(records.replay(table.finished[-1]))[-1]
                 leaked = cards_in(events) & hidden_from(ended, k)
                 assert not leaked, (k, sorted(map(str, leaked)), events)
                 message = {**message, "events": []}
@@ -212,8 +211,8 @@ def check_secrecy(server: Server, table_id: str, seats: dict[int, Seat], count: 
                 assert view["trump"] is None and view["trump_card"] is None
 
 
-def play_secretly(server: Server, rules: str, match: bool, seed: int) -> dict[str, Any]:
-    n = brisca.preset(rules).num_players
+def play_secretly(server: Server, rules: Any, match: bool, seed: int) -> dict[str, Any]:
+    n = read_rules(rules).num_players
     table_id, tokens = server.table(rules, ["human"] * n, match=match, seed=seed)
     seats = seat_all(server, table_id, tokens)
     check_secrecy(server, table_id, seats, n)
@@ -227,7 +226,7 @@ def play_secretly(server: Server, rules: str, match: bool, seed: int) -> dict[st
         last = {k: seat.update() for k, seat in seats.items()}
         check_secrecy(server, table_id, seats, 1)
         actions += 1
-    assert actions >= brisca.preset(rules).tricks_per_hand  # at least a hand was played
+    assert actions >= read_rules(rules).tricks_per_hand  # at least a hand was played
     return last[0]
 
 
@@ -240,8 +239,16 @@ def test_no_seat_ever_receives_a_card_hidden_from_it(server: Server, rules: str)
     assert final["result"] == table.result() and table.is_over
 
 
-@pytest.mark.parametrize("rules", ["spanish-2p", "chilean-rematada", "chiamata-5p"])
-def test_no_seat_receives_a_hidden_card_over_a_whole_match(server: Server, rules: str) -> None:
+@pytest.mark.parametrize(
+    "rules",
+    [
+        "spanish-2p",
+        "chilean-rematada",
+        {"preset": "chiamata-5p", "overrides": {"match_target": 4}},  # a few hands, not 20
+    ],
+    ids=["spanish-2p", "chilean-rematada", "chiamata-5p-to-4"],
+)
+def test_no_seat_receives_a_hidden_card_over_a_whole_match(server: Server, rules: Any) -> None:
     """The same over whole matches, whose next hands are dealt as the last ends."""
     final = play_secretly(server, rules, match=True, seed=5)
     table = server.stored(final["table"])

@@ -27,6 +27,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import weakref
 from collections.abc import AsyncIterator
 from importlib import resources
 
@@ -46,7 +47,7 @@ from brisca.bots import BOTS
 from brisca.errors import BriscaError, NotationError, describe
 from brisca.events import Event
 from brisca.jsonio import Fields, parse
-from brisca.match import dumps_match
+from brisca.match import Match, dumps_match
 from brisca.presets import PRESETS
 from brisca.rules import MatchMode
 from brisca.server.bot_seats import BotSeats
@@ -129,12 +130,16 @@ class Hub:
         self.bot_delay = bot_delay
         self.bots = BotSeats()
         self.connections: dict[str, set[Connection]] = {}
-        self._locks: dict[str, asyncio.Lock] = {}
+        # A lock lives while a task holds it or waits for it, and no longer.
+        self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
         self._runners: dict[str, asyncio.Task[None]] = {}
 
     def lock(self, table_id: str) -> asyncio.Lock:
         """The lock that makes the changes to one table happen one at a time."""
-        return self._locks.setdefault(table_id, asyncio.Lock())
+        lock = self._locks.get(table_id)
+        if lock is None:
+            lock = self._locks[table_id] = asyncio.Lock()
+        return lock
 
     async def create(self, table: Table) -> None:
         """Keep a new table and let its bots play.
@@ -172,11 +177,14 @@ class Hub:
                 )
             )
             return
+        if await self.store.get(message.table) is None:  # no lock for a table that is not
+            shown = describe(message.table, 30, typed=False)
+            connection.send(error("no_table", f"no table {shown} at this server"))
+            return
         async with self.lock(message.table):
             table = await self.store.get(message.table)
             if table is None:
-                shown = describe(message.table, 30, typed=False)
-                connection.send(error("no_table", f"no table {shown} at this server"))
+                connection.send(error("no_table", "this table is gone"))
                 return
             seat = table.seat_of(message.token)
             if seat is None:
@@ -189,6 +197,7 @@ class Hub:
         self.broadcast(table, ())
         self.wake_bots(table)
 
+    # --8<-- [start:act]
     async def act(self, connection: Connection, table_id: str, seat: int, text: str) -> None:
         """Play a person's action: the library's reason back to them if it is refused."""
         async with self.lock(table_id):
@@ -204,6 +213,8 @@ class Hub:
             await self.store.put(table)
         self.broadcast(table, events)
         self.wake_bots(table)
+
+    # --8<-- [end:act]
 
     async def fill(self, connection: Connection, table_id: str, bot: str) -> None:
         """Put the bot named `bot` at every seat nobody has taken."""
@@ -236,6 +247,7 @@ class Hub:
         if table is not None:
             self.broadcast(table, ())
 
+    # --8<-- [start:broadcast]
     def broadcast(self, table: Table, events: tuple[Event, ...]) -> None:
         """Send each connected seat its own update: its view, its events, its menu."""
         connections = self.connections.get(table.id, ())
@@ -249,6 +261,9 @@ class Hub:
                 made[seat] = update(table, seat, events, connected)
             connection.send(made[seat])
 
+    # --8<-- [end:broadcast]
+
+    # --8<-- [start:bots]
     def wake_bots(self, table: Table) -> None:
         """Start the bots playing at `table` if a bot is to act and none is at work there."""
         seat = table.to_act
@@ -280,6 +295,8 @@ class Hub:
             del self._runners[table_id]
             if table is None or table.is_over:
                 self.bots.forget(table_id)
+
+    # --8<-- [end:bots]
 
     async def idle(self) -> None:
         """Wait until no bot is at work at any table (for tests and shutdown)."""
@@ -370,14 +387,15 @@ def create_app(
         table = await hub.store.get(request.path_params["table_id"])
         if table is None:
             return JSONResponse({"error": "no such table"}, status_code=404)
-        if not table.is_match or not table.is_over:
+        if not isinstance(table.game, Match) or not table.is_over:
             return JSONResponse({"error": "no finished match at this table"}, status_code=409)
         return Response(
-            dumps_match(table.game),  # type: ignore[arg-type]
+            dumps_match(table.game),
             media_type="application/json",
             headers={"Content-Disposition": f'attachment; filename="brisca-{table.id}.json"'},
         )
 
+    # --8<-- [start:play]
     async def play(websocket: WebSocket) -> None:
         await websocket.accept()
         connection = Connection(websocket)
@@ -387,6 +405,8 @@ def create_app(
         finally:
             connection.stop()
             await hub.leave(connection)
+
+    # --8<-- [end:play]
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:

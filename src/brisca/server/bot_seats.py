@@ -55,6 +55,7 @@ class BotSeats:
             self._bots[table.id, seat] = known
         return known[1]
 
+    # --8<-- [start:choose]
     def choose(self, table: Table, seat: int) -> str:
         """The bot's action at `seat`, in notation, from that seat's view only.
 
@@ -77,6 +78,8 @@ class BotSeats:
     async def move(self, table: Table, seat: int) -> str:
         """:meth:`choose`, in a worker thread."""
         return await asyncio.to_thread(self.choose, table, seat)
+
+    # --8<-- [end:choose]
 
     def forget(self, table_id: str) -> None:
         """Drop the bots of a table that is over."""

@@ -20,7 +20,10 @@ reader, after a size check: at most :data:`MAX_MESSAGE` characters.
   (``view``, :func:`brisca.observation_to_dict` of :func:`brisca.observe`), the
   events of the move as that seat saw them (``events``,
   :func:`brisca.events.events_for`), its legal actions when it is to act
-  (``legal``, else ``[]``), the seats, and ``result`` once over;
+  (``legal``, else ``[]``), the seats, ``result`` once over, and ``moves``, the
+  number of actions taken so far. A seat that joins or leaves sends everyone an
+  update with the same ``moves``: a client that plays once per value of
+  ``moves`` never plays twice in one turn;
 - ``{"type": "error", "code": CODE, "error": WHY}`` when a message is refused:
   the library's reason for an illegal or unreadable action, or what is wrong with
   the message. Nothing changes, and the connection stays open.
@@ -139,6 +142,7 @@ def error(code: str, why: str) -> str:
     return json.dumps({"type": "error", "code": code, "error": why})
 
 
+# --8<-- [start:update]
 def update(table: Table, seat: int, events: Sequence[Event], connected: Sequence[bool]) -> str:
     """The update `seat` gets after a change: its view, its events, its legal actions.
 
@@ -149,6 +153,7 @@ def update(table: Table, seat: int, events: Sequence[Event], connected: Sequence
         "table": table.id,
         "seat": seat,
         "match": table.is_match,
+        "moves": table.moves,
         "view": table.view(seat),
         "legal": table.legal(seat),
         "events": table.events_for(seat, events),
@@ -161,3 +166,6 @@ def update(table: Table, seat: int, events: Sequence[Event], connected: Sequence
         "hands_finished": len(table.finished),
     }
     return json.dumps(message)
+
+
+# --8<-- [end:update]

@@ -33,6 +33,7 @@ class StoreFull(BriscaError):
     """The store holds as many tables as it may."""
 
 
+# --8<-- [start:interface]
 class TableStore(abc.ABC):
     """The tables of a server, by their ids.
 
@@ -57,6 +58,9 @@ class TableStore(abc.ABC):
     @abc.abstractmethod
     async def put(self, table: Table) -> None:
         """Replace a table by its new value, after a move or a seat taken."""
+
+
+# --8<-- [end:interface]
 
 
 class MemoryStore(TableStore):

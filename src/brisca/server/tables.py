@@ -222,6 +222,15 @@ class Table:
         return self.game.is_over
 
     @property
+    def moves(self) -> int:
+        """How many actions have been taken at the table: a count that grows with each
+        move, by which a client tells a new turn from another update of the same one."""
+        game = self.game
+        if isinstance(game, Match):
+            return sum(len(hand) for hand in game.actions)
+        return len(game.history)
+
+    @property
     def players(self) -> tuple[str, ...]:
         """The names by seat."""
         return tuple(seat.name for seat in self.seats)
@@ -251,6 +260,7 @@ class Table:
         """The result of the hand or match as JSON-ready data, once it is over."""
         return readable(result(self.game)) if self.game.is_over else None
 
+    # --8<-- [start:act]
     def act(self, seat: int, text: object) -> tuple[Table, tuple[Event, ...]]:
         """Play `seat`'s action, written in notation: the new table and the events.
 
@@ -278,6 +288,8 @@ class Table:
             finished = (*finished, record)
         return attrs.evolve(self, game=game, finished=finished), events
 
+    # --8<-- [end:act]
+
     def events_for(self, seat: int, events: Sequence[Event]) -> list[dict[str, Any]]:
         """What `seat` saw of `events`, as JSON-ready data."""
         return [event.to_dict() for event in events_for(seat, events)]
@@ -297,7 +309,9 @@ class Table:
             StateError: `bot` is not a name in :data:`brisca.bots.BOTS`.
         """
         if not isinstance(bot, str) or bot not in BOTS:
-            raise StateError(f"a seat is filled by a bot, one of {', '.join(BOTS)}; got {bot!r}")
+            raise StateError(
+                f"a seat is filled by a bot, one of {', '.join(BOTS)}; got {describe(bot)}"
+            )
         empty = tuple(k for k, seat in enumerate(self.seats) if not seat.joined)
         seats = self.seats
         for k in empty:
@@ -332,6 +346,7 @@ class Table:
         data = Fields(parse(text, "a table"), "table")
         if data.get("format", str) != FORMAT or data.get("version", int) != VERSION:
             raise NotationError(f"not a {FORMAT} document of version {VERSION}")
+        data.only(("format", "version", "id", "game", "seats", "finished"))
         game = loads(data.get("game", str))
         seats = []
         for raw in data.get("seats", list):
@@ -347,7 +362,7 @@ class Table:
             )
         if len(seats) != game.rules.num_players:
             raise StateError(f"table: {len(seats)} seats for {game.rules.num_players} players")
-        finished = tuple(load_record(text) for text in Fields(data.data, "table").texts("finished"))
+        finished = tuple(load_record(record) for record in data.texts("finished"))
         return cls(data.get("id", str), game, tuple(seats), finished)
 
 

@@ -44,6 +44,7 @@ async function startLobby() {
         for (const bot of options.bots) {
           const option = element("option", "", `${bot} bot`);
           option.value = bot;
+          option.selected = bot === "heuristic";
           choice.appendChild(option);
         }
         const person = element("option", "", "a person (send a link)");
@@ -175,10 +176,9 @@ function receive(message) {
   }
 }
 
+// "you", or the seat's number: names repeat ("heuristic bot"), numbers do not.
 function seatName(update, seat) {
-  if (seat === update.seat) return "you";
-  const info = update.seats[seat];
-  return info ? info.name : `seat ${seat}`;
+  return seat === update.seat ? "you" : `seat ${seat}`;
 }
 
 function sideName(update, side) {
@@ -243,7 +243,7 @@ function renderOthers(update, hand) {
     if (hand && hand.to_act === seat) card.classList.add("to-act");
     if (!info.connected) card.classList.add("away");
     const name = element("div", "seat-name", seatName(update, seat));
-    const note = [];
+    const note = [info.name];
     if (hand && hand.dealer === seat) note.push("dealer");
     if (info.kind === "human" && !info.joined) note.push("empty");
     else if (!info.connected) note.push("away");
