@@ -118,6 +118,9 @@ def served(preset: str, seats: list[str], count: int, at_once: int) -> tuple[flo
         found = re.search(r"open (http://\S+/) in a browser", server.stdout.readline())
         if found is None:
             raise RuntimeError("the server did not start")
+        for page in ("", "static/table.js", "static/cards.js", "static/table.css"):
+            with urllib.request.urlopen(found.group(1) + page, timeout=30) as answer:
+                answer.read()  # the page and its files are served (and installed)
         started = cpu_of(server.pid)
         clients = time.process_time()
         start = time.perf_counter()

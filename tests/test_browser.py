@@ -107,7 +107,9 @@ def browser() -> Iterator[Any]:
     except ImportError as missing:
         pytest.fail(f"the browser tests need Playwright: pip install -e '.[browser]' ({missing})")
     if not (Path(CHROMIUM).exists() or shutil.which(CHROMIUM)):
-        pytest.fail(f"the browser tests need chromium at {CHROMIUM}: sudo apt-get install -y chromium")
+        pytest.fail(
+            f"the browser tests need chromium at {CHROMIUM}: sudo apt-get install -y chromium"
+        )
     with sync_playwright() as playwright:
         launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield launched
@@ -237,6 +239,8 @@ def test_play_a_four_player_hand_with_one_person_and_three_bots(
     assert signals  # the señas are offered before the hand
     play_by_clicking(page, stop_after=3)
     page.wait_for_selector("#hand .card.legal")
+    page.mouse.move(0, 0)  # no card raised by the pointer
+    page.evaluate("window.scrollTo(0, 0)")
     shot = tmp_path / "web-table.png"
     page.screenshot(path=str(shot))
     assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
@@ -269,7 +273,9 @@ def test_the_optional_actions_are_offered_when_legal(running: Running, page: Any
     assert running.stored(url).is_over
 
 
-def test_the_phone_screen_shows_the_hand_and_the_legal_moves(browser: Any, running: Running) -> None:
+def test_the_phone_screen_shows_the_hand_and_the_legal_moves(
+    browser: Any, running: Running
+) -> None:
     """At 390x844 the hand, the legal moves and the turned card are all in view at once."""
     context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
     phone = context.new_page()

@@ -767,3 +767,16 @@ def test_brisca_serve_prints_its_url_and_serves_the_table_there() -> None:
     finally:
         process.terminate()
         process.wait(timeout=20)
+
+
+def test_the_game_server_page_quotes_marked_sections_of_the_servers_source() -> None:
+    """docs/howto/game-server.md includes the server's code by section: each exists."""
+    root = Path(__file__).resolve().parent.parent
+    page = (root / "docs" / "howto" / "game-server.md").read_text(encoding="utf-8")
+    included = re.findall(r'^--8<-- "([^":]+):(\w+)"$', page, re.MULTILINE)
+    assert len(included) >= 7
+    for path, section in included:
+        source = (root / path).read_text(encoding="utf-8")
+        start, end = f"# --8<-- [start:{section}]", f"# --8<-- [end:{section}]"
+        assert source.count(start) == 1 and source.count(end) == 1, (path, section)
+        assert source.index(start) < source.index(end)

@@ -340,7 +340,8 @@ function renderActions(update) {
       option.value = action;
       choice.appendChild(option);
     }
-    const go = element("button", "action", "Go");
+    const verb = kind.split(" ")[0];
+    const go = element("button", "action", verb[0].toUpperCase() + verb.slice(1));
     go.dataset.kindGo = kind;
     go.addEventListener("click", () => send({ type: "action", action: choice.value }));
     const group = element("span", "choice");
