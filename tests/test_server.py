@@ -26,6 +26,7 @@ import brisca
 from brisca import Card, records
 from brisca.bots import BOTS
 from brisca.cli import main
+from brisca.cli_serve import listen
 from brisca.engine import trump_is_public
 from brisca.rules import PartnerHandVisibility
 from brisca.server.app import OUTBOX, Connection, create_app
@@ -725,6 +726,18 @@ def test_brisca_serve_without_the_extra_says_which_extra_to_install() -> None:
     )
     assert run.returncode == 2
     assert "brisca serve needs the serve extra: pip install 'brisca[serve]'" in run.stderr
+
+
+def test_brisca_serve_refuses_a_port_it_cannot_have(capsys: pytest.CaptureFixture[str]) -> None:
+    """A port out of range, or one in use, is a usage error (exit 2) that says so."""
+    assert main(["serve", "--port", "70000"]) == 2
+    assert "--port must be from 0 to 65535" in capsys.readouterr().err
+    taken = listen("127.0.0.1", 0)
+    try:
+        assert main(["serve", "--port", str(taken.getsockname()[1])]) == 2
+        assert "cannot listen on 127.0.0.1 port" in capsys.readouterr().err
+    finally:
+        taken.close()
 
 
 def test_brisca_serve_prints_its_url_and_serves_the_table_there() -> None:
