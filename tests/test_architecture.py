@@ -68,6 +68,10 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         # The framework adapters: programs on top of the bots and the command line.
         "brisca.envs",
         "brisca.envs.*",
+        # The reference game server and its command.
+        "brisca.server",
+        "brisca.server.*",
+        "brisca.cli_serve",
     ),
 )
 

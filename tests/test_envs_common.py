@@ -105,12 +105,21 @@ def test_a_bad_seed_is_a_state_error(seed: object) -> None:
 
 
 def test_import_brisca_imports_no_framework_and_the_id_needs_no_import() -> None:
-    """import brisca loads neither numpy, gymnasium, pettingzoo nor pyspiel; gymnasium.make
-    with the module's name registers and builds the environment."""
-    frameworks = "('numpy', 'gymnasium', 'pettingzoo', 'pyspiel', 'open_spiel')"
+    """import brisca loads neither numpy, gymnasium, pettingzoo, pyspiel, starlette nor
+    uvicorn, nor does the command line or the server's package; gymnasium.make with the
+    module's name registers and builds the environment."""
+    frameworks = (
+        "numpy",
+        "gymnasium",
+        "pettingzoo",
+        "pyspiel",
+        "open_spiel",
+        "starlette",
+        "uvicorn",
+    )
     script = (
-        "import sys, brisca, brisca.envs\n"
-        f"print(sorted(m for m in {frameworks} if m in sys.modules))\n"
+        "import sys, brisca, brisca.envs, brisca.cli, brisca.server\n"
+        f"print(sorted(m for m in {frameworks!r} if m in sys.modules))\n"
         "import gymnasium\n"
         "env = gymnasium.make('brisca.envs.gymnasium:brisca/Brisca-v0', rules='spanish-4p')\n"
         "print(type(env.unwrapped).__name__, env.unwrapped.rules.num_players)\n"

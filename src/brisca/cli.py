@@ -9,6 +9,8 @@ without it. ``python -m brisca`` runs the same command. Subcommands:
 - ``brisca arena A B``: two bots over duplicate deals, with the statistics
   (:mod:`brisca.cli_arena`);
 - ``brisca replay FILE`` and ``brisca validate FILE``: game records;
+- ``brisca serve``: the web table and its game server (:mod:`brisca.cli_serve`,
+  with the ``serve`` extra);
 - ``brisca rules [PRESET]``: the presets, or one preset's every option;
 - ``brisca show``: play out a seeded hand between random players and show it
   trick by trick (also ``brisca --preset NAME --seed N`` with no subcommand).
@@ -40,7 +42,7 @@ from typing import IO, Any, TextIO
 import attrs
 
 import brisca
-from brisca import cli_arena
+from brisca import cli_arena, cli_serve
 from brisca.actions import (
     Action,
     Bid,
@@ -99,7 +101,7 @@ __all__ = [
 
 
 INSTALL_HINT = "pip install 'brisca[cli]'"
-SUBCOMMANDS = ("play", "simulate", "replay", "validate", "rules", "show", "arena")
+SUBCOMMANDS = ("play", "simulate", "replay", "validate", "rules", "show", "arena", "serve")
 
 
 def clean(text: str) -> str:
@@ -1229,6 +1231,9 @@ def _parser() -> argparse.ArgumentParser:
 
     show = sub.add_parser("show", help="play out a hand between random players and show it")
     _show_options(show)
+
+    serve = sub.add_parser("serve", help="serve the web table: play in a browser")
+    cli_serve.add_arguments(serve)
     return parser
 
 
@@ -1261,6 +1266,7 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "validate": _cmd_validate,
     "rules": _cmd_rules,
     "show": _cmd_show,
+    "serve": cli_serve.command,
 }
 
 
