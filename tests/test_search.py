@@ -7,7 +7,8 @@ import random
 import pytest
 
 import brisca
-from brisca.search import INFINITE_DEPTH, score, solve
+from brisca.rng import Generator
+from brisca.search import INFINITE_DEPTH, evaluate, score, solve
 from brisca.state import ContractResult, State, Termination
 
 # Presets whose trick play differs: free play, arrastre duties, swaps, a black hand,
@@ -151,6 +152,25 @@ def test_score_counts_cantes_and_black_hands() -> None:
         for side in range(len(state.sides)):
             assert score(state, side) == final_score(state, side)
     assert found == {"cante": True, "black": True}
+
+
+def test_evaluate_refuses_bad_input() -> None:
+    """evaluate's bad arguments get a StateError that names the problem."""
+    state = brisca.new_game("spanish-2p", seed=1)
+    view, legal = brisca.observe(state, 0), brisca.legal_actions(state)
+    rng = Generator(1)
+    for args, message in (
+        (("view", legal, 2, rng), "Observation"),
+        ((view, [], 2, rng), "non-empty"),
+        ((view, "2O", 2, rng), "non-empty"),
+        ((view, legal, 0, rng), "samples"),
+        ((view, legal, 2, 7), "Generator"),
+        ((view, [brisca.Play("12E")], 2, rng), "not a legal action"),
+        ((view, [["unhashable"]], 2, rng), "not a legal action"),
+        ((brisca.observe(state, 1), legal, 2, rng), "not the turn of seat 1"),
+    ):
+        with pytest.raises(brisca.StateError, match=message):
+            evaluate(args[0], args[1], samples=args[2], rng=args[3], depth=1)  # type: ignore[arg-type]
 
 
 def test_solve_refuses_what_it_cannot_solve() -> None:

@@ -60,7 +60,8 @@ INFINITE_DEPTH = 1 << 20
 
 # One bit per card, for the transposition table's keys.
 _BIT = {card: 1 << i for i, card in enumerate(deck_cards(DeckKind.SPANISH48))}.__getitem__
-_EXACT, _LOWER, _UPPER = 0, 1, 2
+_EXACT, _LOWER, _UPPER = 0, 1, 2  # what a table entry's value is: exact, or a bound
+_MAX = 1 << 16  # beyond any score
 
 
 @attrs.frozen
@@ -311,9 +312,6 @@ class _Search:
         return order
 
 
-_MAX = 1 << 16
-
-
 def evaluate(
     observation: Observation,
     legal: Sequence[Action],
@@ -329,27 +327,33 @@ def evaluate(
     side's score at the end of the hand (or at the horizon), averaged over the worlds.
 
     Raises:
-        StateError: `observation` is not an Observation, the seat is not the one to
+        StateError: `observation` is not an Observation, its seat is not the one to
             act, `legal` holds an action that is not legal, `samples` is not a positive
             int, `rng` is not a Generator, or no world is consistent with the observation.
     """
+    if type(observation) is not Observation:
+        raise StateError(f"expected a brisca.Observation, got {type(observation).__name__}")
+    if isinstance(legal, (str, bytes)) or not isinstance(legal, Sequence) or not legal:
+        raise StateError(f"legal must be a non-empty sequence of actions, got {describe(legal)}")
     if type(samples) is not int or samples < 1:
         raise StateError(f"samples must be a positive int, got {describe(samples)}")
     if not isinstance(rng, Generator):
         raise StateError(f"rng must be a brisca.rng.Generator, got {type(rng).__name__}")
     seat = observation.seat
+    if observation.to_act != seat:
+        raise StateError(f"it is not the turn of seat {seat}: it has nothing to choose")
     totals = [0.0] * len(legal)
-    for _ in range(samples):
+    for k in range(samples):
         world = sample_state(observation, rng)
-        side = world.table.side_of[seat]
-        if side < 0:
-            raise StateError(f"seat {seat} sits out this hand: it has nothing to choose")
-        values = dict(solve(world, side=side, depth=depth).values)
-        try:
-            for i, action in enumerate(legal):
-                totals[i] += values[action]
-        except KeyError:
-            raise StateError(
-                f"{describe(action, typed=False)} is not a legal action of the observation"
-            ) from None
+        if k == 0:  # the seat's legal actions are the same in every world
+            offered = legal_actions(world)
+            for action in legal:
+                if not any(action == a for a in offered):
+                    raise StateError(
+                        f"{describe(action, typed=False)} is not a legal action of the observation"
+                    )
+        solution = solve(world, side=world.table.side_of[seat], depth=depth)
+        values = dict(solution.values)
+        for i, action in enumerate(legal):
+            totals[i] += values[action]
     return tuple(t / samples for t in totals)
