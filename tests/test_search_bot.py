@@ -148,7 +148,15 @@ def test_search_bot_names_the_trump_its_hand_plays_best() -> None:
 
 def test_search_bot_refuses_bad_arguments() -> None:
     """Bad settings and bad calls get a StateError that says what is wrong."""
-    for kwargs in ({"samples": 0}, {"samples": 2.5}, {"exact_cards": -1}, {"seed": -3}):
+    for kwargs in (
+        {"samples": 0},
+        {"samples": 2.5},
+        {"exact_cards": -1},
+        {"seed": -3},
+        {"early": "guess"},
+        {"early": 0},
+        {"early": True},
+    ):
         with pytest.raises(brisca.StateError):
             SearchBot(**kwargs)  # type: ignore[arg-type]
     state = brisca.new_game("spanish-2p", seed=1)
@@ -164,4 +172,20 @@ def test_the_levels_name_bots_that_exist() -> None:
     assert list(LEVELS) == ["easy", "normal", "hard"]
     assert all(name in BOTS for name in LEVELS.values())
     assert isinstance(make_bot(LEVELS["hard"], seed=2), SearchBot)
-    assert repr(make_bot("search", seed=2)) == "SearchBot(samples=16, seed=2, exact_cards=10)"
+    assert repr(make_bot("search", seed=2)) == (
+        "SearchBot(samples=16, seed=2, exact_cards=10, early='heuristic')"
+    )
+
+
+def test_early_says_how_the_bot_plays_before_the_end() -> None:
+    """At the first trick, too large to solve: the default plays the heuristic's card
+    without searching; rollouts and a depth-limited search sample worlds for it."""
+    state = brisca.new_game("spanish-2p", seed=6)
+    view, legal = brisca.observe(state, 0), brisca.legal_actions(state)
+    default = SearchBot(samples=2, seed=1)
+    assert default(view, legal) == HeuristicBot()(view, legal)
+    assert default.searches == 0
+    for early in ("rollouts", 2):
+        bot = SearchBot(samples=2, seed=1, early=early)
+        assert bot(view, legal) in legal
+        assert bot.searches == 1

@@ -369,15 +369,16 @@ class SearchBot:
 
     - **card play**, once at most `exact_cards` cards remain to be played (hands
       and talon), is solved exactly in every world by :func:`brisca.search.solve`,
-      for its side's points. Earlier, a world is too large to solve, and the bot
-      plays as :class:`HeuristicBot` does: searching those worlds a few tricks
-      deep, or rolling them out with the heuristic, measured weaker (see the
-      "Bots and search" page);
+      for its side's points. Earlier a world is too large to solve, and `early`
+      says what the bot does: ``"heuristic"`` (the default) plays as
+      :class:`HeuristicBot` does; ``"rollouts"`` plays each world out from each
+      action, with the heuristic at every seat until the solver takes over; a
+      number searches each world that many tricks deep, scoring the points taken
+      by then. The default measured strongest (see the "Bots and search" page);
     - **the auction** (bids, naming the trump, calling a card) is valued by
-      playing each sampled world out from each call, with :class:`HeuristicBot`
-      at every seat until the solver takes over, and scoring the contract the
-      way the rules score it for the bot's seat. So it bids from the search's
-      estimate of what its hand makes, not from a table.
+      rollouts, as above, scoring the contract the way the rules score it for the
+      bot's seat. So it bids from the search's estimate of what its hand makes,
+      not from a table.
 
     A black hand is always claimed. Among actions of equal value it keeps the one
     the heuristic would choose. It sees only its observation, and its choices come
@@ -387,19 +388,32 @@ class SearchBot:
         samples: worlds per decision (at least 1).
         seed: a non-negative int; drawn from the operating system when omitted.
         exact_cards: solve card play exactly once at most this many cards remain.
+        early: how to play before that: ``"heuristic"``, ``"rollouts"``, or a
+            search depth in tricks.
     """
 
-    def __init__(self, samples: int = 16, seed: int | None = None, exact_cards: int = 10) -> None:
+    def __init__(
+        self,
+        samples: int = 16,
+        seed: int | None = None,
+        exact_cards: int = 10,
+        early: str | int = "heuristic",
+    ) -> None:
         for name, value, least in (("samples", samples, 1), ("exact_cards", exact_cards, 0)):
             if type(value) is not int or value < least:
                 raise StateError(
                     f"{name} must be an int of at least {least}, got {describe(value)}"
                 )
+        if early not in ("heuristic", "rollouts") and not (type(early) is int and early > 0):
+            raise StateError(
+                f"early must be 'heuristic', 'rollouts' or a positive depth, got {describe(early)}"
+            )
         self._random = RandomBot(seed)  # checks the seed, and draws one when it is None
         #: The seed the bot's choices come from.
         self.seed = self._random.seed
         self.samples = samples
         self.exact_cards = exact_cards
+        self.early = early
         #: How many decisions it has searched (sampled worlds for) so far.
         self.searches = 0
         self._generator = Generator(self.seed)
@@ -420,16 +434,20 @@ class SearchBot:
         if len(legal) == 1 or type(guess) is ClaimBlackHand:
             return guess
         if not any(type(a) is Play for a in legal):
-            return self._auction(view, legal, guess)
+            return self._rollouts(view, _auction_candidates(legal, guess), guess)
+        depth: int | None = None
         if _cards_to_play(view) > self.exact_cards:
-            return guess
+            if self.early == "heuristic":
+                return guess
+            if self.early == "rollouts":
+                return self._rollouts(view, legal, guess)
+            depth = int(self.early)
         self.searches += 1
-        values = evaluate(view, legal, samples=self.samples, rng=self._generator)
+        values = evaluate(view, legal, samples=self.samples, rng=self._generator, depth=depth)
         return _best(legal, values, guess)
 
-    def _auction(self, view: Observation, legal: Sequence[Action], guess: Action) -> Action:
-        """The auction call whose worlds, played out, score best for the bot's seat."""
-        candidates = _auction_candidates(legal, guess)
+    def _rollouts(self, view: Observation, candidates: Sequence[Action], guess: Action) -> Action:
+        """The candidate whose sampled worlds, played out, score best for the bot's seat."""
         if len(candidates) == 1:
             return candidates[0]
         self.searches += 1
@@ -438,11 +456,11 @@ class SearchBot:
         for _ in range(self.samples):
             world = sample_state(view, self._generator)
             for i, action in enumerate(candidates):
-                final = self._play_out(apply(world, action))
+                final = self._rolled_out(apply(world, action))
                 totals[i] += _seat_score(final, seat)
         return _best(candidates, totals, guess)
 
-    def _play_out(self, state: State) -> State:
+    def _rolled_out(self, state: State) -> State:
         """`state` played to its end: the heuristic at every seat, then the solver."""
         heuristic = self._heuristic
         while not state.is_over:
@@ -455,7 +473,8 @@ class SearchBot:
 
     def __repr__(self) -> str:
         return (
-            f"SearchBot(samples={self.samples}, seed={self.seed}, exact_cards={self.exact_cards})"
+            f"SearchBot(samples={self.samples}, seed={self.seed}, "
+            f"exact_cards={self.exact_cards}, early={self.early!r})"
         )
 
 
