@@ -105,11 +105,12 @@ def test_a_bad_seed_is_a_state_error(seed: object) -> None:
 
 
 def test_import_brisca_imports_no_framework_and_the_id_needs_no_import() -> None:
-    """import brisca loads neither numpy, gymnasium nor pettingzoo; gymnasium.make with the
-    module's name registers and builds the environment."""
+    """import brisca loads neither numpy, gymnasium, pettingzoo nor ray; gymnasium.make with
+    the module's name registers and builds the environment."""
     script = (
         "import sys, brisca, brisca.envs\n"
-        "print(sorted(m for m in ('numpy', 'gymnasium', 'pettingzoo') if m in sys.modules))\n"
+        "frameworks = ('numpy', 'gymnasium', 'pettingzoo', 'ray')\n"
+        "print(sorted(m for m in frameworks if m in sys.modules))\n"
         "import gymnasium\n"
         "env = gymnasium.make('brisca.envs.gymnasium:brisca/Brisca-v0', rules='spanish-4p')\n"
         "print(type(env.unwrapped).__name__, env.unwrapped.rules.num_players)\n"
