@@ -7,6 +7,7 @@ Its workers import the failing bots of ``ray_bots`` from this folder.
 
 from __future__ import annotations
 
+import copy
 import logging
 import os
 import socket
@@ -278,3 +279,19 @@ def test_shards_are_about_eight_a_cpu_and_at_most_max_shard_games() -> None:
     assert simulate_ray.shard_size(5, 2) == 1
     assert simulate_ray.shard_size(10**7, 2) == simulate_ray.MAX_SHARD
     assert simulate_ray.shard_size(80, 0) == 10  # no CPUs yet (an autoscaling cluster): as one
+
+
+def test_the_cluster_file_of_the_docs_passes_the_checks_ray_up_makes() -> None:
+    """docs/howto/ray-cluster.yaml, filled out with Ray's defaults and checked against Ray's
+    schema, as `ray up` does before it starts a machine; a misnamed head node type fails."""
+    import yaml
+    from ray.autoscaler._private.util import prepare_config, validate_config
+
+    config = yaml.safe_load((TESTS.parent / "docs/howto/ray-cluster.yaml").read_text("utf-8"))
+    full = prepare_config(copy.deepcopy(config))
+    validate_config(full)
+    assert full["available_node_types"]["head"]["resources"] == {"CPU": 0}  # plays no games
+    assert any("brisca" in command for command in full["setup_commands"])
+    config["head_node_type"] = "heads"
+    with pytest.raises(ValueError, match="head_node_type"):
+        validate_config(prepare_config(config))
