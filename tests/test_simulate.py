@@ -85,3 +85,21 @@ def test_run_local_plays_the_tasks_in_order_one_game_a_chunk() -> None:
     assert [games[0] for _, games in chunks] == [simulate.play(task) for task in run]
     with pytest.raises(BriscaError, match="jobs must be a positive int"):
         list(simulate.run_local(run, jobs=0))
+
+
+def test_bad_input_to_each_entry_point_is_a_brisca_error() -> None:
+    """Not a task, not a chunk, not a game: a BriscaError that says what it got, at the call."""
+    run = simulate.tasks("spanish-2p", ("random", "random"), 2, seed=1)
+    cases = [
+        (lambda: simulate.play("spanish-2p"), "play takes a Task, got 'spanish-2p'"),  # type: ignore[arg-type]
+        (lambda: simulate.run_local([run[0], 7]), "a run holds Task values, not 7"),  # type: ignore[list-item]
+        (lambda: simulate.run_local("abc"), "a run is a sequence of Task values"),  # type: ignore[arg-type]
+        (lambda: simulate.gather([(0, [1])], 1), "a chunk's games are Game values"),  # type: ignore[list-item]
+        (lambda: simulate.gather([[0, [fake(0)]]], 1), r"a chunk is \(index, games\)"),  # type: ignore[list-item]
+        (lambda: simulate.gather([], -1), "total must be a non-negative int"),
+        (lambda: simulate.summary("spanish-2p", 1, ("random",), [None], 1.0), "Game values"),  # type: ignore[list-item]
+        (lambda: simulate.summary("spanish-2p", 1, ("random",), [fake(1)], 1.0), "inconsistent"),
+    ]
+    for call, says in cases:
+        with pytest.raises(BriscaError, match=says):
+            call()

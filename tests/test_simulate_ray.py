@@ -123,7 +123,7 @@ def test_a_shard_lost_more_often_than_ray_retries_fails_the_run(
     common = ("--bots", "random,ray_bots:Dying", "-n", "8", "--seed", "2", "--backend", "ray")
     status, out, err = simulate_here(capsys, *common)
     assert status == 1
-    assert f"game 6 was lost {simulate_ray.RETRIES + 1} times" in err  # one game a shard
+    assert f"game 6 lost: Ray gave up after {simulate_ray.RETRIES} retries" in err
     assert out == ""
 
 
@@ -263,7 +263,7 @@ def test_run_cuts_the_games_into_contiguous_shards_and_bounds_those_in_flight(
     games = simulate.gather(chunks, 10)
     assert games == [simulate.play(task) for task in tasks]
     with pytest.raises(BriscaError, match="in_flight must be a positive int"):
-        list(simulate_ray.run(tasks, in_flight=0))
+        simulate_ray.run(tasks, in_flight=0)
 
 
 @pytest.mark.parametrize("total", [1, 7, 16, 1001])
@@ -295,3 +295,18 @@ def test_the_cluster_file_of_the_docs_passes_the_checks_ray_up_makes() -> None:
     config["head_node_type"] = "heads"
     with pytest.raises(ValueError, match="head_node_type"):
         validate_config(prepare_config(config))
+
+
+def test_bad_input_to_the_ray_backend_is_a_brisca_error_before_anything_runs() -> None:
+    """Bad tasks, counts and addresses are refused at the call, with what was given."""
+    tasks = simulate.tasks("spanish-2p", ("random", "random"), 3, 1)
+    cases = [
+        (lambda: simulate_ray.run([*tasks, "game"]), "a run holds Task values, not 'game'"),
+        (lambda: simulate_ray.run(tasks, size=0), "size must be a positive int, got 0"),
+        (lambda: simulate_ray.shards(10, 0), "size must be a positive int, got 0"),
+        (lambda: simulate_ray.shard_size(-1, 2), "total must be a non-negative int"),
+        (lambda: simulate_ray.connect(6379), "an address is a str"),  # type: ignore[arg-type]
+    ]
+    for call, says in cases:
+        with pytest.raises(BriscaError, match=says):
+            call()

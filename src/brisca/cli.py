@@ -5,7 +5,8 @@ adds only the progress bar of ``brisca simulate`` (tqdm), and every command work
 without it. ``python -m brisca`` runs the same command. Subcommands:
 
 - ``brisca play``: a hand in the terminal against the bots;
-- ``brisca simulate``: many games between bots, with a summary;
+- ``brisca simulate``: many games between bots, with a summary (:mod:`brisca.simulate`),
+  here or on a Ray cluster (:mod:`brisca.simulate_ray`);
 - ``brisca arena A B``: two bots over duplicate deals, with the statistics
   (:mod:`brisca.cli_arena`);
 - ``brisca replay FILE`` and ``brisca validate FILE``: game records;

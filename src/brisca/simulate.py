@@ -33,12 +33,23 @@ from brisca import records
 from brisca.actions import Action
 from brisca.arena import wilson_interval
 from brisca.bots import make_bot, play_game
-from brisca.errors import BriscaError, describe
+from brisca.errors import BriscaError, as_state_error, describe
 from brisca.presets import preset
 from brisca.rng import Generator
 from brisca.state import State
 
-__all__ = ["Chunk", "Game", "Task", "bot_seed", "gather", "play", "run_local", "summary", "tasks"]
+__all__ = [
+    "Chunk",
+    "Game",
+    "Task",
+    "bot_seed",
+    "checked_tasks",
+    "gather",
+    "play",
+    "run_local",
+    "summary",
+    "tasks",
+]
 
 
 @attrs.frozen
@@ -112,8 +123,29 @@ def tasks(
     ]
 
 
+def checked_tasks(run: object) -> list[Task]:
+    """`run` as a list, if it is a sequence of `Task` values (as :func:`tasks` makes).
+
+    Raises:
+        BriscaError: it is not.
+    """
+    if not isinstance(run, Sequence) or isinstance(run, str):
+        raise BriscaError(f"a run is a sequence of Task values, got {describe(run)}")
+    for task in run:
+        if not isinstance(task, Task):
+            raise BriscaError(f"a run holds Task values, not {describe(task)}")
+    return list(run)
+
+
 def play(task: Task) -> Game:
-    """Play one task's game (in whatever process or machine runs it)."""
+    """Play one task's game (in whatever process or machine runs it).
+
+    Raises:
+        BriscaError: `task` is not a `Task`, or names a preset, bot, seed or dealer
+            that cannot be.
+    """
+    if not isinstance(task, Task):
+        raise BriscaError(f"play takes a Task, got {describe(task)}")
     bots = [make_bot(bot, bot_seed(task.seed, seat)) for seat, bot in enumerate(task.bots)]
     actions: list[Action] = []
     first: list[State] = []
@@ -145,10 +177,15 @@ def run_local(run: Sequence[Task], jobs: int = 1) -> Iterator[Chunk]:
     Yields each game as a chunk of one, in task order.
 
     Raises:
-        BriscaError: `jobs` is not a positive int.
+        BriscaError: `run` is not a sequence of tasks, or `jobs` is not a positive int.
     """
+    run = checked_tasks(run)
     if type(jobs) is not int or jobs < 1:
         raise BriscaError(f"jobs must be a positive int, got {describe(jobs)}")
+    return _run_local(run, jobs)
+
+
+def _run_local(run: list[Task], jobs: int) -> Iterator[Chunk]:
     if jobs == 1:
         for index, task in enumerate(run):
             yield index, (play(task),)
@@ -173,11 +210,19 @@ def gather(
     in order); `on_progress` with the number of games each chunk added.
 
     Raises:
-        BriscaError: a chunk outside the run, or games missing at the end.
+        BriscaError: a chunk that is not an index and games, or lies outside the run;
+            games missing at the end.
     """
+    if type(total) is not int or total < 0:
+        raise BriscaError(f"total must be a non-negative int, got {describe(total)}")
     games: list[Game | None] = [None] * total
     done = written = 0
-    for start, part in chunks:
+    for chunk in chunks:
+        if not (isinstance(chunk, tuple) and len(chunk) == 2 and type(chunk[0]) is int):
+            raise BriscaError(f"a chunk is (index, games), got {describe(chunk)}")
+        start, part = chunk
+        if not isinstance(part, Sequence) or not all(isinstance(g, Game) for g in part):
+            raise BriscaError(f"a chunk's games are Game values, got {describe(part)}")
         if start < 0 or start + len(part) > total:
             raise BriscaError(f"games {start} to {start + len(part) - 1} are not in this run")
         added = 0
@@ -206,7 +251,25 @@ def summary(
     elapsed: float,
     note: str = "",
 ) -> list[str]:
-    """The lines of ``brisca simulate``'s summary; the last is the timing line, with `note`."""
+    """The lines of ``brisca simulate``'s summary; the last is the timing line, with `note`.
+
+    Raises:
+        BriscaError: `games` are not `Game` values, or do not fit `seating`.
+    """
+    if not all(isinstance(game, Game) for game in games):
+        raise BriscaError("summary takes the Game values of a run")
+    with as_state_error("the seating of these games"):
+        return _summary(preset_name, seed, seating, games, elapsed, note)
+
+
+def _summary(
+    preset_name: str,
+    seed: int,
+    seating: Sequence[str],
+    games: Sequence[Game],
+    elapsed: float,
+    note: str,
+) -> list[str]:
     seats = ", ".join(f"seat {s} {bot}" for s, bot in enumerate(seating))
     lines = [f"{preset_name}: {len(games)} games, seed {seed}; {seats}"]
     # One row per side while the sides stay the same; when they change from game

@@ -19,6 +19,7 @@ is counted twice.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import math
 import os
@@ -38,7 +39,7 @@ except ImportError as missing:
     ) from None
 
 from brisca.errors import BriscaError, describe
-from brisca.simulate import Chunk, Game, Task, play
+from brisca.simulate import Chunk, Game, Task, checked_tasks, play
 
 __all__ = [
     "MAX_SHARD",
@@ -108,6 +109,8 @@ def connect(address: str | None = None) -> Cluster:
     Raises:
         ClusterError: nothing answers at the address, or Ray cannot connect to it.
     """
+    if address is not None and not isinstance(address, str):
+        raise ClusterError(f"an address is a str such as 'head-node:6379', got {describe(address)}")
     if ray.is_initialized():
         return Cluster(None, _cpus(), 0.0, owned=False)
     target = address or os.environ.get("RAY_ADDRESS") or None
@@ -153,6 +156,17 @@ def _unreachable(address: str) -> str | None:
         return str(error.strerror or error)
 
 
+def _named(part: range) -> str:
+    """A shard's games as a message names them: ``game 6``, ``games 8 to 15``."""
+    return f"game {part.start}" if len(part) == 1 else f"games {part.start} to {part.stop - 1}"
+
+
+def _count(name: str, value: object, least: int) -> None:
+    if type(value) is not int or value < least:
+        kind = "a positive" if least else "a non-negative"
+        raise BriscaError(f"{name} must be {kind} int, got {describe(value)}")
+
+
 def _cpus() -> int:
     resources: dict[str, float] = ray.cluster_resources()  # type: ignore[no-untyped-call]
     return int(resources.get("CPU", 0))
@@ -160,13 +174,25 @@ def _cpus() -> int:
 
 def shards(total: int, size: int) -> list[range]:
     """The game indices ``range(total)`` cut into consecutive ranges of `size` (the last
-    may be shorter)."""
+    may be shorter).
+
+    Raises:
+        BriscaError: `total` is not a non-negative int, or `size` not a positive one.
+    """
+    _count("total", total, 0)
+    _count("size", size, 1)
     return [range(start, min(start + size, total)) for start in range(0, total, size)]
 
 
 def shard_size(total: int, cpus: int) -> int:
     """Games per shard: about eight shards per CPU, for an even load and a moving
-    progress bar, and at most :data:`MAX_SHARD`."""
+    progress bar, and at most :data:`MAX_SHARD`.
+
+    Raises:
+        BriscaError: `total` or `cpus` is not a non-negative int.
+    """
+    _count("total", total, 0)
+    _count("cpus", cpus, 0)
     return max(1, min(MAX_SHARD, math.ceil(total / (8 * max(1, cpus)))))
 
 
@@ -193,12 +219,17 @@ def run(
         BriscaError: bad `in_flight` or `size`, or a game's own error (a bot's illegal
             action), as a local run raises it.
     """
+    tasks = checked_tasks(tasks)
+    for name, value in (("in_flight", in_flight), ("size", size)):
+        if value is not None:
+            _count(name, value, 1)
     if not ray.is_initialized():
         raise ClusterError("not connected to Ray: call brisca.simulate_ray.connect() first")
-    for name, value in (("in_flight", in_flight), ("size", size)):
-        if value is not None and (type(value) is not int or value < 1):
-            raise BriscaError(f"{name} must be a positive int or None, got {describe(value)}")
-    todo = deque(shards(len(tasks), size or shard_size(len(tasks), _cpus())))
+    return _run(tasks, in_flight, size or shard_size(len(tasks), _cpus()))
+
+
+def _run(tasks: list[Task], in_flight: int | None, size: int) -> Iterator[Chunk]:
+    todo = deque(shards(len(tasks), size))
     running: dict[ray.ObjectRef[tuple[int, list[Game]]], range] = {}
     try:
         while todo or running:
@@ -216,15 +247,11 @@ def run(
                     raise error.cause from None
                 raise
             except RayError as error:
-                games = (
-                    f"game {part.start} was"
-                    if len(part) == 1
-                    else f"games {part.start} to {part.stop - 1} were"
-                )
                 raise ShardError(
-                    f"{games} lost {RETRIES + 1} times, as Ray retries a shard {RETRIES} times "
+                    f"{_named(part)} lost: Ray gave up after {RETRIES} retries "
                     f"({type(error).__name__}: {_first_line(error)})"
                 ) from None
     finally:
         for ref in running:  # an error, or the caller stopped reading: stop the rest
-            ray.cancel(ref)
+            with contextlib.suppress(RayError):
+                ray.cancel(ref)
