@@ -1,10 +1,10 @@
 """What the learning environments cost per hand, against the engine alone.
 
 Run: ``python benchmarks/envs.py [-n HANDS] [--presets spanish-2p,...]``
-(needs ``pip install '.[pettingzoo]'``).
+(needs ``pip install '.[pettingzoo,openspiel]'``).
 
 For each preset, random hands (each seat picks uniformly among its legal actions)
-played four ways, in the same run and taking turns batch by batch:
+played five ways, in the same run and taking turns batch by batch:
 
 - ``engine``: ``new_game``, then ``legal_actions`` and ``apply`` to the end: the floor;
 - ``engine+encode``: the same, plus what any adapter must compute for the seat to
@@ -12,7 +12,10 @@ played four ways, in the same run and taking turns batch by batch:
 - ``pettingzoo``: a hand of ``brisca.envs.pettingzoo.env`` (wrapped as the classic
   games are), through ``agent_iter``, ``last`` and ``step``;
 - ``gymnasium``: a hand of ``BriscaEnv`` with the learner at seat 0 and random bots
-  at the others, through ``reset`` and ``step``.
+  at the others, through ``reset`` and ``step``;
+- ``openspiel``: a hand of the ``python_brisca`` game: the shuffle, a chance node per
+  card, then at each decision the seat's ``observation_tensor``, ``legal_actions`` and
+  ``apply_action``.
 
 It reports the median microseconds per hand and the median of the per-batch ratios
 to the engine line.
@@ -29,10 +32,12 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
+import pyspiel
 
 import brisca
 from brisca.encoding import encode_observation, legal_mask
 from brisca.envs.gymnasium import BriscaEnv
+from brisca.envs.openspiel import GAME_NAME
 from brisca.envs.pettingzoo import env as pettingzoo_env
 
 PRESETS = "spanish-2p,spanish-4p"
@@ -71,6 +76,19 @@ def gymnasium_hand(env: BriscaEnv, seed: int) -> None:
         observation, _, terminated, _, _ = env.step(int(legal[rng.randrange(len(legal))]))
 
 
+def openspiel_hand(game: Any, seed: int) -> None:
+    rng = random.Random(seed)
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
+            continue
+        state.observation_tensor(state.current_player())
+        legal = state.legal_actions()
+        state.apply_action(legal[rng.randrange(len(legal))])
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("-n", type=int, default=200, help="hands per line and preset")
@@ -82,11 +100,13 @@ def main() -> None:
         rules = brisca.preset(name)
         table = pettingzoo_env(rules)
         gym = BriscaEnv(rules, seat=0, opponents="random")
+        game = pyspiel.load_game(GAME_NAME, {"preset": name})
         lines: dict[str, Callable[[int], None]] = {
             "engine": functools.partial(engine_hand, rules, encode=False),
             "engine+encode": functools.partial(engine_hand, rules, encode=True),
             "pettingzoo": functools.partial(pettingzoo_hand, table),
             "gymnasium": functools.partial(gymnasium_hand, gym),
+            "openspiel": functools.partial(openspiel_hand, game),
         }
         times: dict[str, list[float]] = {line: [] for line in lines}
         for start in range(0, args.n, args.batch):

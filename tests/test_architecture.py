@@ -54,6 +54,8 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "brisca.encoding",
         "brisca.sampling",
         "brisca.serial",
+        # The solver and determinized search: on the engine and the sampler.
+        "brisca.search",
     ),
     (
         "brisca.bots",
@@ -69,6 +71,10 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         # The framework adapters: programs on top of the bots and the command line.
         "brisca.envs",
         "brisca.envs.*",
+        # The reference game server and its command.
+        "brisca.server",
+        "brisca.server.*",
+        "brisca.cli_serve",
     ),
 )
 

@@ -184,6 +184,19 @@ def test_play_any_preset_at_any_seat(preset: str, seat: int, expected: str) -> N
     assert "\nresult: " in done.stdout
 
 
+@pytest.mark.parametrize(("level", "bot"), [("easy", "random"), ("hard", "search")])
+def test_play_at_a_level_plays_against_its_bots(level: str, bot: str) -> None:
+    """`--level` picks the bots (easy random, normal heuristic, hard search) and the hand
+    plays to its result; `--level` and `--opponents` together are a usage error."""
+    done = run("play", "--level", level, "--seed", "3", stdin="1\n" * 30)
+    assert done.returncode == 0, done.stderr
+    assert f"against {bot} bots" in done.stdout
+    assert "\nresult: " in done.stdout
+    done = run("play", "--level", "hard", "--opponents", "random", stdin="1\n" * 30)
+    assert done.returncode == 2
+    assert "give --level or --opponents, not both" in done.stderr
+
+
 def test_play_refuses_illegal_input_with_the_reason_and_asks_again() -> None:
     """Bad notation, a card not held and a bad menu number are refused; play goes on."""
     state = brisca.new_game(brisca.preset("arrastre-2p"), seed=11)

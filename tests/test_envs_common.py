@@ -105,12 +105,22 @@ def test_a_bad_seed_is_a_state_error(seed: object) -> None:
 
 
 def test_import_brisca_imports_no_framework_and_the_id_needs_no_import() -> None:
-    """import brisca loads neither numpy, gymnasium, pettingzoo nor ray; gymnasium.make with
-    the module's name registers and builds the environment."""
+    """import brisca loads neither numpy, gymnasium, pettingzoo, pyspiel, starlette,
+    uvicorn nor ray, nor does the command line or the server's package; gymnasium.make
+    with the module's name registers and builds the environment."""
+    frameworks = (
+        "numpy",
+        "gymnasium",
+        "pettingzoo",
+        "pyspiel",
+        "open_spiel",
+        "starlette",
+        "uvicorn",
+        "ray",
+    )
     script = (
-        "import sys, brisca, brisca.envs\n"
-        "frameworks = ('numpy', 'gymnasium', 'pettingzoo', 'ray')\n"
-        "print(sorted(m for m in frameworks if m in sys.modules))\n"
+        "import sys, brisca, brisca.envs, brisca.cli, brisca.server\n"
+        f"print(sorted(m for m in {frameworks!r} if m in sys.modules))\n"
         "import gymnasium\n"
         "env = gymnasium.make('brisca.envs.gymnasium:brisca/Brisca-v0', rules='spanish-4p')\n"
         "print(type(env.unwrapped).__name__, env.unwrapped.rules.num_players)\n"
@@ -137,11 +147,28 @@ def test_the_gymnasium_environment_needs_no_pettingzoo() -> None:
     assert run.stdout.split() == ["3"]  # the three cards of seat 0's hand
 
 
+def test_the_openspiel_game_needs_no_gymnasium_nor_pettingzoo() -> None:
+    """brisca[openspiel] installs neither: the OpenSpiel game loads and deals without them."""
+    script = (
+        "import sys; sys.modules['gymnasium'] = sys.modules['pettingzoo'] = None\n"
+        "import pyspiel, brisca.envs.openspiel\n"
+        "state = pyspiel.load_game('python_brisca').new_initial_state()\n"
+        "for outcome in range(40):\n    state.apply_action(outcome)\n"
+        "print(state.current_player(), len(state.legal_actions()))\n"
+    )
+    run = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=False
+    )
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.split() == ["0", "3"]  # seat 0 leads, with its three cards
+
+
 @pytest.mark.parametrize(
     ("module", "blocked", "extra"),
     [
         ("brisca.envs.pettingzoo", "pettingzoo", "brisca[pettingzoo]"),
         ("brisca.envs.gymnasium", "gymnasium", "brisca[gym]"),
+        ("brisca.envs.openspiel", "pyspiel", "brisca[openspiel]"),
     ],
 )
 def test_a_missing_framework_names_the_extra_to_install(

@@ -61,15 +61,19 @@ from brisca.match import (
 )
 from brisca.rng import Generator
 from brisca.rules import HandWinRule, Rules, TeamMode, TrumpSelection
-from brisca.state import HandResult, Observation, State, table_for
+from brisca.sampling import sample_state
+from brisca.search import evaluate, solve
+from brisca.state import ContractResult, HandResult, Observation, State, table_for
 from brisca.tricks import winning
 
 __all__ = [
     "BOTS",
+    "LEVELS",
     "Bot",
     "HeuristicBot",
     "MatchBot",
     "RandomBot",
+    "SearchBot",
     "make_bot",
     "play_game",
     "play_match",
@@ -356,6 +360,154 @@ class _Table:
         return min(plays, key=self.cost)
 
 
+class SearchBot:
+    """Determinized search: Perfect Information Monte Carlo over sampled worlds.
+
+    At each decision it samples `samples` full states that its seat cannot tell
+    from the real one (:func:`brisca.sampling.sample_state`), values every legal
+    action in each and plays the action with the best mean value:
+
+    - **card play**, once at most `exact_cards` cards remain to be played (hands
+      and talon), is solved exactly in every world by :func:`brisca.search.solve`,
+      for its side's points. Earlier, a world is too large to solve, and the bot
+      plays as :class:`HeuristicBot` does: searching those worlds a few tricks
+      deep, or rolling them out with the heuristic, measured weaker (see the
+      "Bots and search" page);
+    - **the auction** (bids, naming the trump, calling a card) is valued by
+      playing each sampled world out from each call, with :class:`HeuristicBot`
+      at every seat until the solver takes over, and scoring the contract the
+      way the rules score it for the bot's seat. So it bids from the search's
+      estimate of what its hand makes, not from a table.
+
+    A black hand is always claimed. Among actions of equal value it keeps the one
+    the heuristic would choose. It sees only its observation, and its choices come
+    from ``brisca.rng.Generator(seed)``: a seeded bot repeats itself.
+
+    Args:
+        samples: worlds per decision (at least 1).
+        seed: a non-negative int; drawn from the operating system when omitted.
+        exact_cards: solve card play exactly once at most this many cards remain.
+    """
+
+    def __init__(self, samples: int = 16, seed: int | None = None, exact_cards: int = 10) -> None:
+        for name, value, least in (("samples", samples, 1), ("exact_cards", exact_cards, 0)):
+            if type(value) is not int or value < least:
+                raise StateError(
+                    f"{name} must be an int of at least {least}, got {describe(value)}"
+                )
+        self._random = RandomBot(seed)  # checks the seed, and draws one when it is None
+        #: The seed the bot's choices come from.
+        self.seed = self._random.seed
+        self.samples = samples
+        self.exact_cards = exact_cards
+        #: How many decisions it has searched (sampled worlds for) so far.
+        self.searches = 0
+        self._generator = Generator(self.seed)
+        self._heuristic = HeuristicBot()
+
+    def __call__(
+        self, observation: Observation | MatchObservation, legal: Sequence[Action], /
+    ) -> Action:
+        """The chosen action, one of `legal`; a match's view plays its hand in progress.
+
+        Raises:
+            StateError: `observation` is not an Observation or MatchObservation that
+                :func:`brisca.observe` could give, the match is over, or `legal` is not
+                a non-empty sequence of the observation's legal actions.
+        """
+        guess = self._heuristic(observation, legal)  # checks the observation and `legal`
+        view = _hand_view(observation)
+        if len(legal) == 1 or type(guess) is ClaimBlackHand:
+            return guess
+        if not any(type(a) is Play for a in legal):
+            return self._auction(view, legal, guess)
+        if _cards_to_play(view) > self.exact_cards:
+            return guess
+        self.searches += 1
+        values = evaluate(view, legal, samples=self.samples, rng=self._generator)
+        return _best(legal, values, guess)
+
+    def _auction(self, view: Observation, legal: Sequence[Action], guess: Action) -> Action:
+        """The auction call whose worlds, played out, score best for the bot's seat."""
+        candidates = _auction_candidates(legal, guess)
+        if len(candidates) == 1:
+            return candidates[0]
+        self.searches += 1
+        totals = [0.0] * len(candidates)
+        seat = view.seat
+        for _ in range(self.samples):
+            world = sample_state(view, self._generator)
+            for i, action in enumerate(candidates):
+                final = self._play_out(apply(world, action))
+                totals[i] += _seat_score(final, seat)
+        return _best(candidates, totals, guess)
+
+    def _play_out(self, state: State) -> State:
+        """`state` played to its end: the heuristic at every seat, then the solver."""
+        heuristic = self._heuristic
+        while not state.is_over:
+            small = sum(map(len, state.hands)) + len(state.stock) <= self.exact_cards
+            if small and state.trump is not None and not state.trick:
+                return _solved(state)
+            seat: int = state.to_act  # type: ignore[assignment]
+            state = apply(state, heuristic(observe(state, seat), legal_actions(state)))
+        return state
+
+    def __repr__(self) -> str:
+        return (
+            f"SearchBot(samples={self.samples}, seed={self.seed}, exact_cards={self.exact_cards})"
+        )
+
+
+def _cards_to_play(view: Observation) -> int:
+    """How many cards are still to be played: in the hands and the talon."""
+    turned = table_for(view.rules, view.dealer).layout.turned is not None
+    on_table = turned and view.trump_card_drawn is None
+    return sum(view.hand_sizes) + view.stock_size + on_table
+
+
+def _best(actions: Sequence[Action], values: Sequence[float], guess: Action) -> Action:
+    """The action of best value; the heuristic's `guess` among equals, else the first."""
+    top = max(values)
+    best = [a for a, v in zip(actions, values, strict=True) if v >= top - 1e-9]
+    return guess if guess in best else best[0]
+
+
+def _auction_candidates(legal: Sequence[Action], guess: Action) -> list[Action]:
+    """The auction calls worth valuing: passing, the lowest raise of each kind (an
+    ascending auction gains nothing by jumping), every trump or card to name, and the
+    heuristic's own call."""
+    out: list[Action] = []
+    bids = [a for a in legal if isinstance(a, Bid)]
+    ranks = [a for a in legal if isinstance(a, BidRank)]
+    if bids:
+        out.append(min(bids, key=lambda b: b.points))
+    if ranks:
+        out.append(ranks[-1])  # ranks are offered strongest first: the last is the lowest raise
+    out += [a for a in legal if not isinstance(a, (Bid, BidRank))]
+    if guess not in out:
+        out.append(guess)
+    return out
+
+
+def _seat_score(state: State, seat: int) -> float:
+    """What a finished hand scores for `seat`: its contract score in the auction games."""
+    outcome = result(state)
+    if isinstance(outcome.details, ContractResult):
+        return outcome.details.seat_scores[seat]
+    side = state.table.side_of[seat]
+    return 0 if side < 0 else outcome.points[side]
+
+
+def _solved(state: State) -> State:
+    """`state` played to its end by the solver, every seat playing its best."""
+    while not state.is_over:
+        seat: int = state.to_act  # type: ignore[assignment]
+        side = state.table.side_of[seat]
+        state = apply(state, solve(state, side=side).best_actions[0])
+    return state
+
+
 def play_game(
     rules: Rules | str,
     bots: Sequence[Bot],
@@ -472,7 +624,13 @@ def play_match(
 BOTS: dict[str, Callable[[int], Bot]] = {
     "random": RandomBot,
     "heuristic": lambda seed: HeuristicBot(),
+    "search": lambda seed: SearchBot(seed=seed),
 }
+
+
+#: The difficulty levels of ``brisca play --level`` and of the server, easiest first: the
+#: name of the bot in :data:`BOTS` that plays each.
+LEVELS: dict[str, str] = {"easy": "random", "normal": "heuristic", "hard": "search"}
 
 
 def make_bot(name: str, seed: int = 0) -> Bot:
@@ -486,10 +644,10 @@ def make_bot(name: str, seed: int = 0) -> Bot:
     RandomBot(seed=3)
     >>> make_bot("brisca.bots:HeuristicBot")
     HeuristicBot()
-    >>> make_bot("clever")
+    >>> make_bot("clever")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    brisca.errors.BotError: unknown bot 'clever': the bots are random, heuristic, or module:Class
+    brisca.errors.BotError: unknown bot 'clever': the bots are random, heuristic, search, or ...
 
     Raises:
         BotError: an unknown name, a module or class that cannot be imported, or a

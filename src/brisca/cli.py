@@ -10,6 +10,8 @@ without it. ``python -m brisca`` runs the same command. Subcommands:
 - ``brisca arena A B``: two bots over duplicate deals, with the statistics
   (:mod:`brisca.cli_arena`);
 - ``brisca replay FILE`` and ``brisca validate FILE``: game records;
+- ``brisca serve``: the web table and its game server (:mod:`brisca.cli_serve`,
+  with the ``serve`` extra);
 - ``brisca rules [PRESET]``: the presets, or one preset's every option;
 - ``brisca show``: play out a seeded hand between random players and show it
   trick by trick (also ``brisca --preset NAME --seed N`` with no subcommand).
@@ -42,7 +44,7 @@ from typing import IO, Any, TextIO
 import attrs
 
 import brisca
-from brisca import cli_arena, simulate
+from brisca import cli_arena, cli_serve, simulate
 from brisca.actions import (
     Action,
     Bid,
@@ -58,7 +60,7 @@ from brisca.actions import (
     parse_action,
 )
 from brisca.arena import wilson_interval
-from brisca.bots import BOTS, Bot, RandomBot, make_bot
+from brisca.bots import BOTS, LEVELS, Bot, RandomBot, make_bot
 from brisca.errors import BriscaError, IllegalActionError, NotationError, StateError, describe
 from brisca.events import (
     Announced,
@@ -100,7 +102,7 @@ __all__ = [
 
 
 INSTALL_HINT = "pip install 'brisca[cli]'"
-SUBCOMMANDS = ("play", "simulate", "replay", "validate", "rules", "show", "arena")
+SUBCOMMANDS = ("play", "simulate", "replay", "validate", "rules", "show", "arena", "serve")
 
 
 def clean(text: str) -> str:
@@ -730,6 +732,10 @@ def _cmd_play(args: argparse.Namespace) -> int:
     n = rules.num_players
     if not 0 <= args.seat < n:
         raise Usage(f"--seat must be from 0 to {n - 1} in {args.preset}")
+    if args.level is not None and args.opponents is not None:
+        raise Usage("give --level or --opponents, not both")
+    if args.opponents is None:
+        args.opponents = LEVELS[args.level or "normal"]
     seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(8), "big")
     bots = [make_bot(args.opponents, simulate.bot_seed(seed, seat)) for seat in range(n)]
     save = _open_out(args.out) if args.out is not None else None
@@ -1125,7 +1131,17 @@ def _parser() -> argparse.ArgumentParser:
     play = sub.add_parser("play", help="play a hand against bots in the terminal")
     play.add_argument("--preset", default="spanish-2p", help="a preset (see `brisca rules`)")
     play.add_argument("--seat", type=int, default=0, help="your seat; seat 0 leads (default 0)")
-    play.add_argument("--opponents", choices=sorted(BOTS), default="heuristic")
+    play.add_argument(
+        "--level",
+        choices=list(LEVELS),
+        default=None,
+        help="the bots' strength: "
+        + ", ".join(f"{level} ({bot})" for level, bot in LEVELS.items())
+        + "; normal when omitted",
+    )
+    play.add_argument(
+        "--opponents", choices=sorted(BOTS), default=None, help="the bots by name, instead"
+    )
     play.add_argument("--seed", type=_seed, default=None, help="a non-negative seed")
     play.add_argument("--out", default=None, help="save the hand to this file as a game record")
 
@@ -1176,6 +1192,9 @@ def _parser() -> argparse.ArgumentParser:
 
     show = sub.add_parser("show", help="play out a hand between random players and show it")
     _show_options(show)
+
+    serve = sub.add_parser("serve", help="serve the web table: play in a browser")
+    cli_serve.add_arguments(serve)
     return parser
 
 
@@ -1208,6 +1227,7 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "validate": _cmd_validate,
     "rules": _cmd_rules,
     "show": _cmd_show,
+    "serve": cli_serve.command,
 }
 
 

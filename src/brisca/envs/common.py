@@ -1,10 +1,12 @@
 """What the framework adapters share: spaces, observations, rewards, seeds and the table drawn.
 
-It needs numpy and gymnasium, which both the ``pettingzoo`` and the ``gym`` extras
-install. It holds no rule of the game: observations come from :func:`brisca.observe`
-through :func:`brisca.encoding.encode_observation`, masks from
-:func:`brisca.encoding.legal_mask`, actions from the fixed action index and every
-check of an action from :func:`brisca.refusal`.
+It needs numpy, which every ``envs`` extra installs. Only :func:`observation_space`
+needs gymnasium (the ``pettingzoo`` and ``gym`` extras), and imports it itself, so that the
+OpenSpiel game (``brisca[openspiel]``) shares the rest without it. It holds no rule of the
+game: observations come from :func:`brisca.observe` through
+:func:`brisca.encoding.encode_observation`, masks from :func:`brisca.encoding.legal_mask`,
+actions from the fixed action index and every check of an action from
+:func:`brisca.refusal`.
 """
 
 from __future__ import annotations
@@ -12,14 +14,13 @@ from __future__ import annotations
 import operator
 import os
 from collections.abc import Mapping
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 try:
     import numpy as np
-    from gymnasium import spaces
 except ImportError as missing:
     raise ImportError(
-        f"brisca.envs needs Gymnasium and numpy: pip install 'brisca[gym]' ({missing})"
+        f"brisca.envs needs numpy: pip install 'brisca[gym]' ({missing})"
     ) from missing
 
 from brisca.actions import Action
@@ -36,6 +37,9 @@ from brisca.errors import StateError, describe
 from brisca.rng import Generator
 from brisca.rules import Rules
 from brisca.state import HandResult, State
+
+if TYPE_CHECKING:
+    from gymnasium import spaces
 
 __all__ = [
     "ILLEGAL",
@@ -147,6 +151,8 @@ def active_seats(state: State) -> tuple[int, ...]:
 
 def observation_space(rules: Rules) -> spaces.Dict:
     """A seat's observation: the encoded view and the mask over the rules' action index."""
+    from gymnasium import spaces
+
     return spaces.Dict(
         {
             "observation": spaces.Box(0.0, 1.0, (encoding_size(rules),), np.float32),

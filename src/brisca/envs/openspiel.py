@@ -1,0 +1,491 @@
+"""An OpenSpiel game for any rules: ``pip install 'brisca[openspiel]'``.
+
+Importing this module registers the game as ``python_brisca``:
+
+>>> import pyspiel
+>>> import brisca
+>>> import brisca.envs.openspiel
+>>> game = pyspiel.load_game("python_brisca", {"preset": "spanish-4p"})
+>>> game.num_players(), game.max_chance_outcomes()
+(4, 40)
+>>> state = game.new_initial_state()
+>>> state.is_chance_node(), len(state.chance_outcomes())
+(True, 40)
+>>> for outcome in game.deal_outcomes(brisca.new_game(game.rules, seed=7).deal.deck):
+...     state.apply_action(outcome)
+>>> state.current_player(), [state.action_to_string(a) for a in state.legal_actions()]
+(0, ['2O', '4C', '6B', 'signal head_shake'])
+
+One game is one hand. It begins with the shuffle, one chance node per card: each
+outcome is the index in ``rules.cards`` of the next card to leave the pack, in the
+order ``brisca.new_game(rules, deck=...)`` takes (the deal, the turned card, the
+stock), each remaining card equally likely. Then come the decision nodes, auction
+included, acting as ``brisca.State.to_act`` says; an action is an index of
+:func:`brisca.encoding.action_space`. The returns come when the hand ends, the same
+for partners (see :func:`brisca.envs.common.seat_rewards`).
+
+Game parameters:
+
+- ``preset``: a preset's name (default ``"spanish-2p"``);
+- ``options``: Rules options over the preset, as nested parameters, such as
+  ``{"tie_rule": "draw"}`` or, in a game string, ``options=(tie_rule=draw)``; a list
+  option takes its items separated by spaces (``removed_cards=2B 4B``);
+- ``reward``: ``"margin"`` (default) or ``"win"``;
+- ``dealer``: the dealer's seat, or -1 (default) for the last seat, as ``new_game``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+try:
+    import pyspiel
+except ImportError as missing:
+    raise ImportError(
+        f"brisca.envs.openspiel needs OpenSpiel: pip install 'brisca[openspiel]' ({missing})"
+    ) from missing
+import numpy as np
+
+from brisca.actions import Play
+from brisca.cards import Card
+from brisca.encoding import (
+    action_from_index,
+    action_index,
+    action_space,
+    encode_observation,
+    encoding_layout,
+    encoding_size,
+    legal_mask,
+    observation_to_dict,
+)
+from brisca.engine import deal_layout, new_game, observe, refusal, result, step
+from brisca.envs.common import checked_reward, render_table, seat_rewards, worst_reward
+from brisca.errors import IllegalActionError, NotationError, RulesError, StateError, describe
+from brisca.events import CardsDrawn
+from brisca.presets import preset
+from brisca.rng import Generator
+from brisca.rules import Rules, TeamMode
+from brisca.sampling import sample_state
+from brisca.serial import dumps, loads
+from brisca.state import State
+
+__all__ = ["GAME_NAME", "PARAMETERS", "BriscaGame", "BriscaObserver", "BriscaState"]
+
+#: The name the game is registered under.
+GAME_NAME = "python_brisca"
+#: The game parameters and their defaults; ``options`` is left out of the game's own
+#: parameters when empty, since OpenSpiel cannot read an empty nested value back.
+PARAMETERS: dict[str, Any] = {
+    "preset": "spanish-2p",
+    "options": {},
+    "reward": "margin",
+    "dealer": -1,
+}
+
+_MAX_PLAYERS = 6
+# Team modes whose sides form during the hand (an auction, a called card), so that
+# they need not be of one size.
+_SIDES_IN_PLAY = (TeamMode.DECLARER_VS_REST, TeamMode.CALLED_PARTNER)
+# How many worlds resample_from_infostate tries before it gives up.
+_RESAMPLES = 50
+
+
+def _game_type(num_players: int | None, zero_sum: bool) -> pyspiel.GameType:
+    utility = pyspiel.GameType.Utility
+    return pyspiel.GameType(
+        short_name=GAME_NAME,
+        long_name="Brisca (the brisca library)",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=utility.ZERO_SUM if zero_sum else utility.GENERAL_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=num_players or _MAX_PLAYERS,
+        min_num_players=num_players or 2,
+        provides_information_state_string=True,
+        provides_information_state_tensor=True,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=PARAMETERS,
+    )
+
+
+def _rules(name: object, options: object) -> Rules:
+    """The preset named `name` with `options` over it, read as game records read rules.
+
+    A list option given as text takes its items separated by spaces (``"2B 4B"``), unless
+    the option takes that text itself (``removed_cards="all_twos"``).
+    """
+    base = preset(name).to_dict()  # type: ignore[arg-type]  # preset() refuses a non-str
+    if not isinstance(options, Mapping):
+        raise RulesError(f"options must be nested parameters, got {describe(options)}")
+    # A nested parameter read from a game string carries a "name": the text before "(".
+    changes = {k: v for k, v in options.items() if k != "name"}
+    for option, value in changes.items():
+        if isinstance(base.get(option), list) and isinstance(value, str):
+            try:
+                Rules.from_dict({**base, option: value})
+            except RulesError:
+                changes[option] = [int(i) if i.isdigit() else i for i in value.split()]
+    return Rules.from_dict({**base, **changes})
+
+
+def _zero_sum(rules: Rules, reward: str, sides: tuple[tuple[int, ...], ...]) -> bool:
+    """Whether every hand's returns add up to zero: the sides are fixed at the deal and of
+    one size, and, under ``win``, two (three sides give +1 -1 -1)."""
+    if rules.team_mode in _SIDES_IN_PLAY or len({len(side) for side in sides}) != 1:
+        return False
+    return reward == "margin" or len(sides) == 2
+
+
+def _max_game_length(rules: Rules) -> int:
+    """A bound on a hand's decisions: every card is played once, and no seat takes any
+    other action of the index twice (bids rise; a seat signals, passes, sings a suit or
+    swaps a card once)."""
+    others = sum(1 for action in action_space(rules) if not isinstance(action, Play))
+    return len(rules.cards) + rules.num_players * others
+
+
+class BriscaGame(pyspiel.Game):  # type: ignore[misc]
+    """One hand of the rules the parameters name, shuffle included.
+
+    Attributes:
+        rules: the `Rules` of the hand.
+        reward: ``"margin"`` or ``"win"``.
+        dealer: the dealer's seat, or ``None`` for ``new_game``'s default.
+
+    Raises:
+        RulesError: an unknown preset or option, or options that clash.
+        StateError: an unknown parameter, a bad reward or dealer.
+        pyspiel.SpielError: a parameter OpenSpiel does not know, or of the wrong type
+            (raised by ``pyspiel.load_game`` before the game is built).
+    """
+
+    def __init__(self, params: Mapping[str, Any] | None = None) -> None:
+        unknown = sorted(str(k) for k in params or {} if k not in PARAMETERS)
+        if unknown:
+            raise StateError(
+                f"unknown parameter(s) {', '.join(unknown)}; the parameters are "
+                f"{', '.join(PARAMETERS)}"
+            )
+        given = {**PARAMETERS, **(params or {})}
+        rules = _rules(given["preset"], given["options"])
+        reward = checked_reward(given["reward"])
+        dealer = given["dealer"]
+        n = rules.num_players
+        if type(dealer) is not int or not -1 <= dealer < n:
+            raise StateError(
+                f"dealer must be -1 (the last seat) or a seat from 0 to {n - 1}, "
+                f"got {describe(dealer)}"
+            )
+        sides = new_game(rules, deck=rules.cards, dealer=None if dealer < 0 else dealer).sides
+        zero_sum = _zero_sum(rules, reward, sides)
+        info = pyspiel.GameInfo(
+            num_distinct_actions=len(action_space(rules)),
+            max_chance_outcomes=len(rules.cards),
+            num_players=n,
+            min_utility=worst_reward(reward),
+            max_utility=-worst_reward(reward),
+            utility_sum=0.0 if zero_sum else None,
+            max_game_length=_max_game_length(rules),
+        )
+        kept = {k: v for k, v in given.items() if k != "options" or v}
+        super().__init__(_game_type(n, zero_sum), info, kept)
+        self.rules = rules
+        self.reward = reward
+        self.dealer: int | None = None if dealer < 0 else dealer
+
+    def new_initial_state(self) -> BriscaState:
+        """The hand before the shuffle: a chance node."""
+        return BriscaState(self)
+
+    def make_py_observer(
+        self, iig_obs_type: Any = None, params: Mapping[str, Any] | None = None
+    ) -> BriscaObserver:
+        """A seat's observer: its view (the default), or, with ``perfect_recall``, its
+        information state.
+
+        Raises:
+            StateError: observer parameters, or a type other than one seat's view
+                (public and own private information).
+        """
+        if params:
+            raise StateError(f"the observer takes no parameters, got {describe(params)}")
+        if iig_obs_type is None:
+            return BriscaObserver(self.rules, perfect_recall=False)
+        private = iig_obs_type.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER
+        if not (private and iig_obs_type.public_info):
+            raise StateError(
+                "the observer shows one seat's view, the public and its own private "
+                "information, with or without perfect recall"
+            )
+        return BriscaObserver(self.rules, perfect_recall=iig_obs_type.perfect_recall)
+
+    def max_chance_nodes_in_history(self) -> int:
+        """One chance node per card: the shuffle."""
+        return len(self.rules.cards)
+
+    def deal_outcomes(self, deck: Sequence[Card | str]) -> list[int]:
+        """The chance outcomes that shuffle `deck` (in ``new_game(deck=...)`` order).
+
+        ``game.deal_outcomes(brisca.new_game(game.rules, seed=s).deal.deck)`` deals the
+        hand of brisca's seed `s`, for the game's dealer.
+
+        Raises:
+            StateError: `deck` is not an order of the rules' cards.
+            NotationError: a card that cannot be read.
+        """
+        dealt = new_game(self.rules, deck=deck, dealer=self.dealer)
+        index = {card: i for i, card in enumerate(self.rules.cards)}
+        return [index[card] for card in dealt.deal.deck]
+
+
+# One card a seat drew: the tricks complete then, the card, and which draw of the hand it
+# was (from 0), which places it in the deck order: the stock in draw order, then the
+# turned card.
+_Draw = tuple[int, Card, int]
+
+
+class _Hand:
+    """The hand being played and the cards each seat drew (what ``observe`` does not
+    keep). Immutable, so a clone shares it; it pickles as the library's own JSON
+    (``brisca.dumps``), which is what OpenSpiel's serialization of the state carries."""
+
+    __slots__ = ("draws", "state")
+
+    def __init__(self, state: State, draws: tuple[tuple[_Draw, ...], ...]) -> None:
+        self.state = state
+        self.draws = draws
+
+    @classmethod
+    def dealt(cls, state: State) -> _Hand:
+        return cls(state, ((),) * state.rules.num_players)
+
+    def after(self, index: int) -> _Hand:
+        """The hand after the action at `index` of the action space.
+
+        Raises:
+            NotationError: `index` is not an index of the action space.
+            IllegalActionError: the action is not legal; the message says why.
+        """
+        action = action_from_index(index, self.state.rules)
+        why = refusal(self.state, action)
+        if why is not None:
+            raise IllegalActionError(f"action {index} ({action}) is not legal: {why}")
+        state, events = step(self.state, action)
+        draws = list(self.draws)
+        count = sum(len(seat) for seat in draws)
+        for event in events:
+            if isinstance(event, CardsDrawn) and event.card is not None:
+                draws[event.seat] += ((len(state.tricks), event.card, count),)
+                count += 1
+        return _Hand(state, tuple(draws))
+
+    def positions(self, seat: int) -> list[int]:
+        """The places in the deck order of the cards `seat` was dealt and drew."""
+        layout = deal_layout(self.state.rules, self.state.dealer)
+        stock, turned = layout.stock, layout.turned
+        drawn = [stock[k] if k < len(stock) else turned for _, _, k in self.draws[seat]]
+        return [*layout.hands[seat], *(p for p in drawn if p is not None)]
+
+    def __deepcopy__(self, memo: object) -> _Hand:
+        return self
+
+    def __reduce__(self) -> tuple[Callable[[str], _Hand], tuple[str]]:
+        return _hand_from_json, (dumps(self.state),)
+
+
+def _hand_from_json(text: str) -> _Hand:
+    """A `_Hand` from ``brisca.dumps``: ``loads`` checks it, and a replay of its actions
+    through ``step`` gives the draws."""
+    saved = loads(text)
+    hand = _Hand.dealt(new_game(saved.rules, deck=saved.deal.deck, dealer=saved.dealer))
+    for action in saved.history:
+        hand = hand.after(action_index(action, saved.rules))
+    return hand
+
+
+class BriscaState(pyspiel.State):  # type: ignore[misc]
+    """A hand: the shuffle's chance nodes, then the seats' decisions."""
+
+    def __init__(self, game: BriscaGame) -> None:
+        super().__init__(game)
+        # The chance outcomes so far, until the whole deck is out; then the hand.
+        self._shuffled: tuple[int, ...] = ()
+        self._hand: _Hand | None = None
+
+    @property
+    def game_state(self) -> State | None:
+        """The ``brisca.State`` of the hand, hidden cards included (for a referee, never
+        for a seat), or ``None`` during the shuffle."""
+        return None if self._hand is None else self._hand.state
+
+    def current_player(self) -> int:
+        if self._hand is None:
+            return int(pyspiel.PlayerId.CHANCE)
+        state = self._hand.state
+        if state.to_act is None:
+            return int(pyspiel.PlayerId.TERMINAL)
+        return state.to_act
+
+    def is_terminal(self) -> bool:
+        return self._hand is not None and self._hand.state.is_over
+
+    def _legal_actions(self, player: int) -> list[int]:
+        assert self._hand is not None  # OpenSpiel asks chance nodes for chance_outcomes()
+        return [i for i, legal in enumerate(legal_mask(self._hand.state)) if legal]
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """The cards still in the pack, equally likely; none once the shuffle is over."""
+        if self._hand is not None:
+            return []
+        size = len(self.get_game().rules.cards)
+        left = sorted(set(range(size)) - set(self._shuffled))
+        return [(card, 1.0 / len(left)) for card in left]
+
+    def _apply_action(self, action: int) -> None:
+        """The next card of the shuffle at a chance node, else the seat's action.
+
+        Raises:
+            NotationError: `action` is not an index of the cards or of the action space.
+            IllegalActionError: that card is out already, or the action is not legal.
+        """
+        if self._hand is not None:
+            self._hand = self._hand.after(action)
+            return
+        game: BriscaGame = self.get_game()
+        cards = game.rules.cards
+        if type(action) is not int or not 0 <= action < len(cards):
+            raise NotationError(
+                f"a chance outcome is a card's index from 0 to {len(cards) - 1}, "
+                f"got {describe(action)}"
+            )
+        if action in self._shuffled:
+            raise IllegalActionError(f"{cards[action]} has left the pack already")
+        shuffled = (*self._shuffled, action)
+        if len(shuffled) < len(cards):
+            self._shuffled = shuffled
+            return
+        deck = [cards[i] for i in shuffled]
+        self._hand = _Hand.dealt(new_game(game.rules, deck=deck, dealer=game.dealer))
+        self._shuffled = ()
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        game: BriscaGame = self.get_game()
+        if player == pyspiel.PlayerId.CHANCE:
+            cards = game.rules.cards
+            if type(action) is not int or not 0 <= action < len(cards):
+                raise NotationError(f"no chance outcome {describe(action)}")
+            return f"deal {cards[action]}"
+        return str(action_from_index(action, game.rules))
+
+    def returns(self) -> list[float]:
+        """Each seat's reward once the hand is over, else 0 for all."""
+        game: BriscaGame = self.get_game()
+        n = game.rules.num_players
+        if self._hand is None or not self._hand.state.is_over:
+            return [0.0] * n
+        return seat_rewards(result(self._hand.state), n, game.reward)
+
+    def resample_from_infostate(self, player: int, sampler: Callable[[], float]) -> BriscaState:
+        """A state that `player` cannot tell from this one: the same information state,
+        other hidden cards (``brisca.sampling.sample_state``), drawn with a seed from
+        `sampler` (a callable returning a float in [0, 1), such as
+        ``pyspiel.UniformProbabilitySampler(seed, 0.0, 1.0)``).
+
+        The sampler places the hidden cards and the moments each seat received its own;
+        the player's own cards are then put back at the places in the deck order they
+        came from, so that its dealt hand and draws are the real ones too.
+
+        Raises:
+            StateError: during the shuffle, a bad player, or no such world found.
+        """
+        game: BriscaGame = self.get_game()
+        if self._hand is None:
+            raise StateError("no information state to resample during the shuffle")
+        real = self._hand.state
+        view = observe(real, player)
+        key = self.information_state_string(player)
+        mine = self._hand.positions(player)
+        rng = Generator(int(sampler() * (1 << 53)))
+        for _ in range(_RESAMPLES):
+            sample = sample_state(view, rng)
+            deck = list(sample.deal.deck)
+            for place in mine:
+                other = deck.index(real.deal.deck[place])
+                deck[place], deck[other] = deck[other], deck[place]
+            world = game.new_initial_state()
+            for outcome in game.deal_outcomes(deck):
+                world.apply_action(outcome)
+            try:  # the sample's history: what the player saw, and nothing it did not
+                for action in sample.history:
+                    world.apply_action(action_index(action, real.rules))
+            except IllegalActionError:
+                continue
+            if world.information_state_string(player) == key:
+                return world
+        raise StateError(f"found no other world for seat {player} in {_RESAMPLES} samples")
+
+    def __str__(self) -> str:
+        if self._hand is not None:
+            return render_table(self._hand.state)
+        cards = self.get_game().rules.cards
+        return "shuffle: " + " ".join(cards[i].code for i in self._shuffled) + "\n"
+
+
+class BriscaObserver:
+    """A seat's observation or, with `perfect_recall`, its information state, as OpenSpiel's
+    Python observers are: a ``tensor``, its named parts in ``dict``, and a string.
+
+    The observation is ``brisca.observe(state, seat)``: its tensor is
+    :func:`brisca.encoding.encode_observation`, its string the JSON of
+    :func:`brisca.encoding.observation_to_dict` (without the rules, which the game
+    fixes). The information state adds what the view forgets, so that it has perfect
+    recall: the hand the seat was dealt (``dealt``) and each card it drew with the number
+    of tricks complete then (``drawn``; in the tensor, that number over
+    ``rules.tricks_per_hand``). During the shuffle a seat sees only how many cards are out.
+    """
+
+    def __init__(self, rules: Rules, *, perfect_recall: bool) -> None:
+        self.rules = rules
+        self.perfect_recall = perfect_recall
+        size, d = encoding_size(rules), len(rules.cards)
+        blocks = list(encoding_layout(rules))
+        if perfect_recall:
+            blocks += [("dealt", size, d), ("drawn", size + d, d)]
+        _, offset, last = blocks[-1]
+        self.tensor = np.zeros(offset + last, np.float32)
+        self.dict = {name: self.tensor[at : at + n] for name, at, n in blocks}
+        self._cards = {card: i for i, card in enumerate(rules.cards)}
+        self._size = size
+
+    def set_from(self, state: BriscaState, player: int) -> None:
+        """Write `player`'s view of `state` into :attr:`tensor`."""
+        self.tensor.fill(0.0)
+        hand = state._hand
+        if hand is None:
+            return
+        self.tensor[: self._size] = encode_observation(observe(hand.state, player))
+        if self.perfect_recall:
+            for card in hand.state.deal.hands[player]:
+                self.dict["dealt"][self._cards[card]] = 1.0
+            for tricks, card, _ in hand.draws[player]:
+                self.dict["drawn"][self._cards[card]] = tricks / self.rules.tricks_per_hand
+
+    def string_from(self, state: BriscaState, player: int) -> str:
+        """`player`'s view of `state` as JSON text."""
+        hand = state._hand
+        if hand is None:
+            data: dict[str, Any] = {"seat": player, "shuffled": len(state._shuffled)}
+        else:
+            data = observation_to_dict(observe(hand.state, player))
+            del data["rules"]
+            if self.perfect_recall:
+                data["dealt"] = [card.code for card in hand.state.deal.hands[player]]
+                data["drawn"] = [[tricks, card.code] for tricks, card, _ in hand.draws[player]]
+        return json.dumps(data, separators=(",", ":"))
+
+
+pyspiel.register_game(_game_type(None, zero_sum=False), BriscaGame)

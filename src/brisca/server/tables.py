@@ -1,0 +1,370 @@
+"""A table: one hand or a whole match, and who sits at each seat.
+
+A :class:`Table` is immutable, like the library's states: :meth:`Table.act`
+returns a new table with the events of the move, so a store keeps the latest
+table and nothing changes under a reader. The table holds no rule of the game:
+
+- a move is read with :func:`brisca.parse_action`, judged by
+  :func:`brisca.refusal` and played by :func:`brisca.step` (and, in a match, by
+  :func:`brisca.match_apply`, which scores a finished hand and deals the next);
+- a seat's view is :func:`brisca.observe` as :func:`brisca.observation_to_dict`
+  writes it, its events :func:`brisca.events.events_for`, its menu
+  :func:`brisca.legal_actions`, sent to the seat to act only;
+- every finished hand is kept as a game record (:func:`brisca.records.record_game`),
+  which ``brisca replay`` reads.
+
+>>> table = new_table("spanish-2p", ["human", "heuristic"], seed=7)
+>>> table.to_act, table.legal(0), table.legal(1)
+(0, ['2O', '11C', '4C'], [])
+>>> table.act(0, "12E")
+Traceback (most recent call last):
+...
+brisca.errors.IllegalActionError: 12E is not in the hand of seat 0, the seat to act
+>>> after, events = table.act(0, "4C")
+>>> [event.to_dict() for event in events]
+[{'type': 'card_played', 'seat': 0, 'card': '4C'}]
+>>> after.view(1)["trick"], table.view(1)["trick"]  # the table itself never changes
+([[0, '4C']], [])
+"""
+
+from __future__ import annotations
+
+import hmac
+import json
+import secrets
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import attrs
+
+from brisca.actions import parse_action
+from brisca.bots import BOTS
+from brisca.encoding import observation_to_dict
+from brisca.engine import checked_rules, legal_actions, new_game, observe, refusal, result, step
+from brisca.errors import IllegalActionError, NotationError, StateError, describe
+from brisca.events import Event, events_for
+from brisca.jsonio import Fields, parse, readable
+from brisca.match import Match, match_apply, new_match
+from brisca.presets import PRESETS
+from brisca.records import GameRecord, record_game
+from brisca.records import dumps as dump_record
+from brisca.records import loads as load_record
+from brisca.rules import Rules
+from brisca.serial import dumps, loads
+from brisca.state import State
+
+__all__ = [
+    "HUMAN",
+    "NAME_LIMIT",
+    "Seat",
+    "Table",
+    "clean_name",
+    "new_table",
+    "read_rules",
+]
+
+#: What a seat of a new table is when a person, not a bot, will sit there.
+HUMAN = "human"
+#: The longest player name a table keeps, in characters.
+NAME_LIMIT = 24
+
+FORMAT = "brisca-table"
+VERSION = 1
+
+
+@attrs.frozen
+class Seat:
+    """Who sits at one seat: a person holding `token`, or the bot named `bot`."""
+
+    #: The bot's name in :data:`brisca.bots.BOTS`, or ``None`` for a person.
+    bot: str | None
+    #: The person's secret, which their link carries; ``None`` for a bot.
+    token: str | None = attrs.field(repr=False)
+    #: The name shown to the table.
+    name: str
+    #: Whether a person has taken the seat (a bot's seat is always taken).
+    joined: bool
+
+    @property
+    def is_bot(self) -> bool:
+        """Whether a bot plays this seat."""
+        return self.bot is not None
+
+    def public(self) -> dict[str, Any]:
+        """What everybody at the table may know of the seat: never its token."""
+        return {
+            "kind": "bot" if self.is_bot else HUMAN,
+            "bot": self.bot,
+            "name": self.name,
+            "joined": self.joined,
+        }
+
+
+def _bot_seat(name: str) -> Seat:
+    return Seat(name, None, f"{name} bot", True)
+
+
+def clean_name(name: object, seat: int) -> str:
+    """A player's name as the table shows it: printable, at most `NAME_LIMIT`
+    characters, and ``"seat N"`` when nothing is left."""
+    text = name if isinstance(name, str) else ""
+    text = "".join(ch for ch in text if ch.isprintable()).strip()[:NAME_LIMIT].strip()
+    return text or f"seat {seat}"
+
+
+def read_rules(data: object) -> Rules:
+    """Rules from what a client sends: a preset's name, or ``{"preset": name,
+    "overrides": {option: value}}`` as :func:`brisca.presets.rules_to_dict` writes them.
+
+    Raises:
+        RulesError: an unknown preset, or options the rules refuse.
+        NotationError: neither form.
+    """
+    if isinstance(data, str):
+        return checked_rules(data)
+    fields = Fields(data, "rules")
+    fields.only(("preset", "overrides"))
+    name = fields.get("preset", str)
+    if name not in PRESETS:
+        checked_rules(name)  # the library's message, with the nearest names
+    overrides = fields.get("overrides", dict, required=False) or {}
+    if not overrides:
+        return PRESETS[name]
+    return Rules.from_dict({**PRESETS[name].to_dict(), **overrides})
+
+
+def _seats(rules: Rules, seats: Sequence[object]) -> tuple[Seat, ...]:
+    if isinstance(seats, (str, bytes)) or not isinstance(seats, Sequence):
+        raise NotationError(f"seats must be a list, one entry per seat; got {describe(seats)}")
+    n = rules.num_players
+    if len(seats) != n:
+        raise StateError(f"these rules seat {n} players; seats lists {len(seats)}")
+    made = []
+    for k, kind in enumerate(seats):
+        if kind == HUMAN or kind is None:
+            made.append(Seat(None, secrets.token_urlsafe(16), f"seat {k}", False))
+        elif isinstance(kind, str) and kind in BOTS:  # by name only: never module:Class
+            made.append(_bot_seat(kind))
+        else:
+            raise StateError(
+                f"seat {k} must be {HUMAN!r} or a bot, one of {', '.join(BOTS)}; "
+                f"got {describe(kind)}"
+            )
+    return tuple(made)
+
+
+def new_table(
+    rules: Rules | str | Mapping[str, Any],
+    seats: Sequence[object],
+    *,
+    match: bool = False,
+    seed: int | None = None,
+    table_id: str | None = None,
+) -> Table:
+    """A new table, dealt: one hand, or with `match` a whole match of the rules' `match_mode`.
+
+    Args:
+        rules: a `Rules`, a preset's name, or its JSON form (see :func:`read_rules`).
+        seats: per seat, ``"human"`` (or ``None``) for a person, who gets a secret
+            token, or the name of a bot in :data:`brisca.bots.BOTS`.
+        match: play a whole match rather than one hand.
+        seed: the deal's seed; from the operating system when omitted.
+        table_id: the table's name; a random one when omitted.
+
+    Raises:
+        RulesError, NotationError, StateError: bad rules, seats or seed.
+    """
+    rules = rules if isinstance(rules, (Rules, str)) else read_rules(rules)
+    rules = checked_rules(rules)
+    if type(match) is not bool:
+        raise StateError(f"match must be true or false, got {describe(match)}")
+    game: State | Match = new_match(rules, seed=seed) if match else new_game(rules, seed=seed)
+    return Table(table_id or secrets.token_urlsafe(9), game, _seats(rules, seats))
+
+
+@attrs.frozen
+class Table:
+    """A game and its seats at one moment. Never changes: every method returns values."""
+
+    #: The table's name, in its links.
+    id: str
+    #: The hand (a `State`) or the match (a `Match`) being played.
+    game: State | Match = attrs.field(repr=False)
+    seats: tuple[Seat, ...]
+    #: The records of the finished hands, oldest first.
+    finished: tuple[GameRecord, ...] = attrs.field(default=(), repr=False)
+
+    @property
+    def rules(self) -> Rules:
+        """The rules of the game."""
+        return self.game.rules
+
+    @property
+    def is_match(self) -> bool:
+        """Whether a whole match is played, rather than one hand."""
+        return type(self.game) is Match
+
+    @property
+    def hand(self) -> State | None:
+        """The hand in progress (the last one, once a single hand is over); ``None``
+        once a match is over."""
+        game = self.game
+        return game.state if isinstance(game, Match) else game
+
+    @property
+    def to_act(self) -> int | None:
+        """The seat to act, or ``None`` once the game is over."""
+        return self.game.to_act
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the hand, or the whole match, is over."""
+        return self.game.is_over
+
+    @property
+    def moves(self) -> int:
+        """How many actions have been taken at the table: a count that grows with each
+        move, by which a client tells a new turn from another update of the same one."""
+        game = self.game
+        if isinstance(game, Match):
+            return sum(len(hand) for hand in game.actions)
+        return len(game.history)
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        """The names by seat."""
+        return tuple(seat.name for seat in self.seats)
+
+    def seat_of(self, token: object) -> int | None:
+        """The seat whose secret is `token`, or ``None``: compared in constant time."""
+        if not isinstance(token, str):
+            return None
+        found = None
+        for k, seat in enumerate(self.seats):
+            if seat.token is not None and hmac.compare_digest(seat.token, token):
+                found = k
+        return found
+
+    def view(self, seat: int) -> dict[str, Any]:
+        """What `seat` may know, as JSON-ready data: :func:`brisca.observe`, written
+        by :func:`brisca.observation_to_dict`."""
+        return observation_to_dict(observe(self.game, seat))
+
+    def legal(self, seat: int) -> list[str]:
+        """The legal actions in notation, for the seat to act only; ``[]`` for the others."""
+        if self.game.to_act != seat:
+            return []
+        return [str(action) for action in legal_actions(self.game)]
+
+    def result(self) -> dict[str, Any] | None:
+        """The result of the hand or match as JSON-ready data, once it is over."""
+        return readable(result(self.game)) if self.game.is_over else None
+
+    # --8<-- [start:act]
+    def act(self, seat: int, text: object) -> tuple[Table, tuple[Event, ...]]:
+        """Play `seat`'s action, written in notation: the new table and the events.
+
+        Raises:
+            IllegalActionError: the game is over, it is another seat's turn, or the
+                rules refuse the action; the message says why.
+            NotationError: `text` is not an action.
+        """
+        hand = self.hand
+        if self.game.is_over or hand is None:
+            raise IllegalActionError(f"the {'match' if self.is_match else 'hand'} is over")
+        if seat != hand.to_act:
+            raise IllegalActionError(f"it is not your turn: seat {hand.to_act} is to act")
+        if not isinstance(text, str):
+            raise NotationError(f"an action is text in notation, got {describe(text)}")
+        action = parse_action(text)
+        reason = refusal(hand, action)
+        if reason is not None:
+            raise IllegalActionError(reason)
+        after, events = step(hand, action)
+        game = match_apply(self.game, action) if isinstance(self.game, Match) else after
+        finished = self.finished
+        if after.is_over:
+            record = record_game(after, players=self.players, event="brisca serve", table=self.id)
+            finished = (*finished, record)
+        return attrs.evolve(self, game=game, finished=finished), events
+
+    # --8<-- [end:act]
+
+    def events_for(self, seat: int, events: Sequence[Event]) -> list[dict[str, Any]]:
+        """What `seat` saw of `events`, as JSON-ready data."""
+        return [event.to_dict() for event in events_for(seat, events)]
+
+    def join(self, seat: int, name: object = None) -> Table:
+        """The table with a person at `seat`, under `name` (or the name it had)."""
+        current = self.seats[seat]
+        if name is None and current.joined:
+            name = current.name
+        taken = attrs.evolve(current, name=clean_name(name, seat), joined=True)
+        return attrs.evolve(self, seats=_replaced(self.seats, seat, taken))
+
+    def fill(self, bot: str) -> tuple[Table, tuple[int, ...]]:
+        """The table with the bot named `bot` at every seat nobody has taken, and those seats.
+
+        Raises:
+            StateError: `bot` is not a name in :data:`brisca.bots.BOTS`.
+        """
+        if not isinstance(bot, str) or bot not in BOTS:
+            raise StateError(
+                f"a seat is filled by a bot, one of {', '.join(BOTS)}; got {describe(bot)}"
+            )
+        empty = tuple(k for k, seat in enumerate(self.seats) if not seat.joined)
+        seats = self.seats
+        for k in empty:
+            seats = _replaced(seats, k, _bot_seat(bot))
+        return attrs.evolve(self, seats=seats), empty
+
+    def records_text(self) -> str:
+        """The finished hands as JSON Lines, a game record a line, as ``brisca replay`` reads."""
+        return "".join(dump_record(record) + "\n" for record in self.finished)
+
+    def to_json(self) -> str:
+        """The whole table as JSON text, secrets and hidden cards included: for a store."""
+        return json.dumps(
+            {
+                "format": FORMAT,
+                "version": VERSION,
+                "id": self.id,
+                "game": dumps(self.game),
+                "seats": [attrs.asdict(seat) for seat in self.seats],
+                "finished": [dump_record(record) for record in self.finished],
+            }
+        )
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> Table:
+        """Read a table written by :meth:`to_json`, replaying its game to check it.
+
+        Raises:
+            NotationError: not such a document.
+            StateError: its game does not replay.
+        """
+        data = Fields(parse(text, "a table"), "table")
+        if data.get("format", str) != FORMAT or data.get("version", int) != VERSION:
+            raise NotationError(f"not a {FORMAT} document of version {VERSION}")
+        data.only(("format", "version", "id", "game", "seats", "finished"))
+        game = loads(data.get("game", str))
+        seats = []
+        for raw in data.get("seats", list):
+            seat = Fields(raw, "table.seats")
+            seat.only(("bot", "token", "name", "joined"))
+            seats.append(
+                Seat(
+                    seat.get("bot", str, nullable=True),
+                    seat.get("token", str, nullable=True),
+                    seat.get("name", str),
+                    seat.get("joined", bool),
+                )
+            )
+        if len(seats) != game.rules.num_players:
+            raise StateError(f"table: {len(seats)} seats for {game.rules.num_players} players")
+        finished = tuple(load_record(record) for record in data.texts("finished"))
+        return cls(data.get("id", str), game, tuple(seats), finished)
+
+
+def _replaced(seats: tuple[Seat, ...], k: int, seat: Seat) -> tuple[Seat, ...]:
+    return (*seats[:k], seat, *seats[k + 1 :])
