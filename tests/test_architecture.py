@@ -61,6 +61,9 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "brisca.bots",
         "brisca.arena",
         "brisca.testing",
+        # Simulations, and their Ray backend (the ray extra).
+        "brisca.simulate",
+        "brisca.simulate_ray",
         "brisca.cli",
         "brisca.cli_arena",
         "brisca.__main__",

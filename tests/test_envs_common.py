@@ -105,9 +105,9 @@ def test_a_bad_seed_is_a_state_error(seed: object) -> None:
 
 
 def test_import_brisca_imports_no_framework_and_the_id_needs_no_import() -> None:
-    """import brisca loads neither numpy, gymnasium, pettingzoo, pyspiel, starlette nor
-    uvicorn, nor does the command line or the server's package; gymnasium.make with the
-    module's name registers and builds the environment."""
+    """import brisca loads neither numpy, gymnasium, pettingzoo, pyspiel, starlette,
+    uvicorn nor ray, nor does the command line or the server's package; gymnasium.make
+    with the module's name registers and builds the environment."""
     frameworks = (
         "numpy",
         "gymnasium",
@@ -116,6 +116,7 @@ def test_import_brisca_imports_no_framework_and_the_id_needs_no_import() -> None
         "open_spiel",
         "starlette",
         "uvicorn",
+        "ray",
     )
     script = (
         "import sys, brisca, brisca.envs, brisca.cli, brisca.server\n"

@@ -118,7 +118,16 @@ from brisca.state import (
 __version__ = "0.1.0"
 
 #: Submodules loaded on first use as attributes (``brisca.bots``), to keep ``import brisca`` lean.
-_LAZY_SUBMODULES = ("arena", "bots", "cli", "envs", "server", "testing")
+_LAZY_SUBMODULES = (
+    "arena",
+    "bots",
+    "cli",
+    "envs",
+    "server",
+    "simulate",
+    "simulate_ray",
+    "testing",
+)
 
 
 def __getattr__(name: str) -> object:

@@ -5,7 +5,8 @@ adds only the progress bar of ``brisca simulate`` (tqdm), and every command work
 without it. ``python -m brisca`` runs the same command. Subcommands:
 
 - ``brisca play``: a hand in the terminal against the bots;
-- ``brisca simulate``: many games between bots, with a summary;
+- ``brisca simulate``: many games between bots, with a summary (:mod:`brisca.simulate`),
+  here or on a Ray cluster (:mod:`brisca.simulate_ray`);
 - ``brisca arena A B``: two bots over duplicate deals, with the statistics
   (:mod:`brisca.cli_arena`);
 - ``brisca replay FILE`` and ``brisca validate FILE``: game records;
@@ -26,6 +27,7 @@ is shown with its control characters escaped, so that it cannot drive the termin
 from __future__ import annotations
 
 import argparse
+import contextlib
 import difflib
 import enum
 import importlib
@@ -36,13 +38,13 @@ import os
 import re
 import sys
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import IO, Any, TextIO
 
 import attrs
 
 import brisca
-from brisca import cli_arena, cli_serve
+from brisca import cli_arena, cli_serve, simulate
 from brisca.actions import (
     Action,
     Bid,
@@ -58,7 +60,7 @@ from brisca.actions import (
     parse_action,
 )
 from brisca.arena import wilson_interval
-from brisca.bots import BOTS, LEVELS, Bot, RandomBot, make_bot, play_game
+from brisca.bots import BOTS, LEVELS, Bot, RandomBot, make_bot
 from brisca.errors import BriscaError, IllegalActionError, NotationError, StateError, describe
 from brisca.events import (
     Announced,
@@ -75,7 +77,6 @@ from brisca.events import (
     events_for,
 )
 from brisca.jsonio import parse
-from brisca.rng import Generator
 from brisca.rules import Rules
 from brisca.state import Observation, State
 
@@ -736,7 +737,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
     if args.opponents is None:
         args.opponents = LEVELS[args.level or "normal"]
     seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(8), "big")
-    bots = [make_bot(args.opponents, _bot_seed(seed, seat)) for seat in range(n)]
+    bots = [make_bot(args.opponents, simulate.bot_seed(seed, seat)) for seat in range(n)]
     save = _open_out(args.out) if args.out is not None else None
     try:
         return _play(args, rules, seed, bots, save)
@@ -809,49 +810,7 @@ def _save(
 
 
 # ---------------------------------------------------------------------------
-# brisca simulate
-
-
-def _bot_seed(game_seed: int, seat: int) -> int:
-    return (game_seed << 8) + seat + 1
-
-
-@attrs.frozen
-class _Game:
-    """One simulated game, as a worker reports it."""
-
-    sides: tuple[tuple[int, ...], ...]
-    points: tuple[int, ...]
-    winner: int | None
-    tied: tuple[int, ...]
-    record: str | None
-
-
-def _simulate_one(task: tuple[str, tuple[str, ...], int, int, bool]) -> _Game:
-    """Play one game of a simulation (run in a worker process with ``--jobs``)."""
-    name, bot_names, game_seed, dealer, keep = task
-    rules = brisca.preset(name)
-    bots = [make_bot(bot, _bot_seed(game_seed, seat)) for seat, bot in enumerate(bot_names)]
-    actions: list[Action] = []
-    first: list[State] = []
-
-    def remember(state: State, action: Action) -> None:
-        if not first:
-            first.append(state)
-        actions.append(action)
-
-    final, outcome = play_game(
-        rules, bots, seed=game_seed, dealer=dealer, on_action=remember if keep else None
-    )
-    record = None
-    if keep:
-        records = _records()
-        start = first[0] if first else final
-        made = records.record_game(start, actions, players=list(bot_names))
-        record = records.dumps(made)
-        if "\n" in record:
-            record = json.dumps(json.loads(record), separators=(",", ":"))
-    return _Game(outcome.sides, outcome.points, outcome.winner, outcome.tied, record)
+# brisca simulate (the games themselves are brisca.simulate's)
 
 
 class _NoBar:
@@ -875,96 +834,80 @@ def _progress(total: int, quiet: bool) -> Any:
     return tqdm(total=total, unit="game", file=sys.stderr, dynamic_ncols=True)
 
 
+def _ray_backend() -> Any:
+    """The `brisca.simulate_ray` module, or a usage error naming the extra to install."""
+    try:
+        return importlib.import_module("brisca.simulate_ray")
+    except ImportError as error:
+        raise Usage(f"--backend ray needs Ray, which is not installed: {error}") from None
+
+
 def _cmd_simulate(args: argparse.Namespace) -> int:
     rules = _preset(args.preset)
     n = rules.num_players
     if args.n < 1:
         raise Usage("-n must be at least 1")
-    if args.jobs < 1:
+    if args.jobs is not None and args.jobs < 1:
         raise Usage("--jobs must be at least 1")
+    if args.address is not None and args.backend != "ray":
+        raise Usage("--address names a Ray cluster, for --backend ray")
+    ray = _ray_backend() if args.backend == "ray" else None
     names = tuple(b.strip() for b in args.bots.split(","))
-    for name in names:
-        make_bot(name)  # an unknown bot fails now, not in a worker
     seating = tuple(names[seat % len(names)] for seat in range(n))
     seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(8), "big")
-    out = None
-    if args.out is not None:
-        _records()  # fail now, not after the games, if records are missing
-        out = _open_out(args.out)  # closed below
-    stream = Generator(seed)
-    tasks = [
-        (args.preset, seating, stream.below(2**64), k % n, out is not None) for k in range(args.n)
-    ]
-    games: list[_Game] = []
-    start = time.perf_counter()
-    bar = _progress(args.n, args.quiet)
+    run = simulate.tasks(args.preset, seating, args.n, seed, keep_records=args.out is not None)
+    out = _open_out(args.out) if args.out is not None else None  # closed below
+    write = None if out is None else lambda game: out.write(f"{game.record}\n")
+    lost: tuple[type[Exception], ...] = (ray.ShardError,) if ray is not None else ()
     try:
-        for game in _run(tasks, args.jobs):
-            games.append(game)
-            if out is not None and game.record is not None:
-                out.write(game.record + "\n")
-            bar.update(1)
+        if ray is None:
+            games, elapsed = _gather(args, simulate.run_local(run, args.jobs or 1), write)
+            note = ""
+        else:
+            # Ray prints its own news (a worker died) on standard output: not the summary's.
+            with contextlib.redirect_stdout(sys.stderr):
+                games, elapsed, note = _on_ray(args, ray, run, write)
+    except lost as error:  # games lost on the cluster: no summary
+        print(f"brisca: {clean(str(error))}", file=sys.stderr)
+        return 1
     finally:
-        bar.close()
         if out is not None:
             out.close()
-    elapsed = time.perf_counter() - start
-    print("\n".join(_summary(args.preset, seed, seating, games, elapsed)))
+    print("\n".join(simulate.summary(args.preset, seed, seating, games, elapsed, note)))
     return 0
 
 
-def _run(tasks: list[tuple[str, tuple[str, ...], int, int, bool]], jobs: int) -> Iterator[_Game]:
-    if jobs == 1:
-        yield from map(_simulate_one, tasks)
-        return
-    import multiprocessing
+def _gather(
+    args: argparse.Namespace,
+    chunks: Iterable[simulate.Chunk],
+    write: Callable[[simulate.Game], object] | None,
+) -> tuple[list[simulate.Game], float]:
+    """The games in task order, with the progress bar, and the seconds they took."""
+    start = time.perf_counter()
+    bar = _progress(args.n, args.quiet)
+    try:
+        games = simulate.gather(chunks, args.n, on_game=write, on_progress=bar.update)
+    finally:
+        bar.close()
+    return games, time.perf_counter() - start
 
-    with multiprocessing.Pool(jobs) as pool:
-        yield from pool.imap(
-            _simulate_one, tasks, chunksize=max(1, min(64, len(tasks) // (8 * jobs)))
-        )
 
-
-def _summary(
-    preset: str, seed: int, seating: tuple[str, ...], games: list[_Game], elapsed: float
-) -> list[str]:
-    seats = ", ".join(f"seat {s} {bot}" for s, bot in enumerate(seating))
-    lines = [f"{preset}: {len(games)} games, seed {seed}; {seats}"]
-    # One row per side while the sides stay the same; when they change from game
-    # to game (a seat sitting out, an auction's contract), one row per seat,
-    # counting the games it played and the ones its side won.
-    fixed = len({game.sides for game in games}) == 1
-    rows: dict[tuple[int, ...], list[int]] = {}  # side or (seat,) -> games, wins, ties, points
-    for game in games:
-        for index, side in enumerate(game.sides):
-            for key in [side] if fixed else [(seat,) for seat in side]:
-                row = rows.setdefault(key, [0, 0, 0, 0])
-                row[0] += 1
-                row[1] += game.winner == index
-                row[2] += game.winner is None and index in game.tied
-                row[3] += game.points[index]
-    header = (
-        f"{'side' if fixed else 'seat':<10} {'bots':<20} {'games':>6} {'wins':>6} "
-        f"{'win rate':>8}  {'95% CI':<16} {'ties':>5} {'mean points':>11}"
-    )
-    lines += [header, "-" * len(header)]
-    for key in sorted(rows):
-        played, wins, ties, points = rows[key]
-        low, high = wilson_interval(wins, played)
-        bots = "+".join(seating[s] for s in key)
-        lines.append(
-            f"{'+'.join(map(str, key)):<10} {bots:<20} {played:>6} {wins:>6} "
-            f"{wins / played:>8.1%}  {f'[{low:.1%}, {high:.1%}]':<16} {ties:>5} "
-            f"{points / played:>11.1f}"
-        )
-    if not fixed:
-        lines.append("(sides change from game to game: a seat's wins are its side's)")
-    ties = sum(game.winner is None for game in games)
-    rate = len(games) / elapsed if elapsed > 0 else float("inf")
-    lines.append(
-        f"hands without a winner: {ties}; {len(games)} games in {elapsed:.2f} s, {rate:.0f} games/s"
-    )
-    return lines
+def _on_ray(
+    args: argparse.Namespace,
+    ray: Any,
+    run: list[simulate.Task],
+    write: Callable[[simulate.Game], object] | None,
+) -> tuple[list[simulate.Game], float, str]:
+    """The games played on Ray, the seconds they took, and what starting Ray took."""
+    cluster = ray.connect(args.address)
+    try:
+        if not args.quiet:
+            print(f"brisca: {cluster}", file=sys.stderr)
+        games, elapsed = _gather(args, ray.run(run, in_flight=args.jobs), write)
+    finally:
+        cluster.close()
+    note = f"; Ray took {cluster.seconds:.2f} s more to start" if cluster.owned else ""
+    return games, elapsed, note
 
 
 # ---------------------------------------------------------------------------
@@ -1212,7 +1155,25 @@ def _parser() -> argparse.ArgumentParser:
         f"heuristic,random); the bots are: {', '.join(BOTS)}, or module:Class for your own",
     )
     sim.add_argument("--seed", type=_seed, default=None, help="a non-negative seed")
-    sim.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
+    sim.add_argument(
+        "--jobs",
+        type=int,
+        default=None,
+        help="worker processes (default 1); with --backend ray, the most shards at once "
+        "(default twice the cluster's CPUs)",
+    )
+    sim.add_argument(
+        "--backend",
+        choices=("local", "ray"),
+        default="local",
+        help="local: this machine (default); ray: a Ray cluster (the ray extra)",
+    )
+    sim.add_argument(
+        "--address",
+        default=None,
+        help="the Ray cluster for --backend ray, host:port (default $RAY_ADDRESS, "
+        "else a local Ray instance)",
+    )
     sim.add_argument("--out", default=None, help="write one game record per line to this file")
     sim.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
 
