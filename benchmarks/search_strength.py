@@ -14,7 +14,7 @@ behind on, the sign test's p-value, and the first bot's mean time per decision.
 - ``samples``: the win rate as the worlds per decision grow (spanish-2p);
 - ``exact``: the win rate as the exact phase grows (``exact_cards``, spanish-2p);
 - ``early``: the heuristic, rollouts or a depth-limited search before the exact
-  phase (spanish-2p).
+  phase (spanish-2p, eight worlds a decision).
 
 The same seed gives the same deals to every line-up, so rows compare on equal cards.
 """
@@ -46,11 +46,13 @@ EXPERIMENTS: dict[str, list[tuple[str, str, str]]] = {
 }
 
 
-def search_bot(setting: str, seed: int) -> SearchBot:
-    """A search bot with one setting changed, from ``name=value``."""
-    name, _, text = setting.partition("=")
-    value: str | int = int(text) if text.isdigit() else text
-    return SearchBot(seed=seed, **{name: value})  # type: ignore[arg-type]
+def search_bot(settings: str, seed: int) -> SearchBot:
+    """A search bot with some settings changed, from ``name=value[,name=value]``."""
+    changed: dict[str, str | int] = {}
+    for setting in settings.split(","):
+        name, _, text = setting.partition("=")
+        changed[name] = int(text) if text.isdigit() else text
+    return SearchBot(seed=seed, **changed)  # type: ignore[arg-type]
 
 
 def register(name: str) -> None:
