@@ -9,6 +9,10 @@ Three measurements, each a median over many positions, never a timed test:
 - **reach**: from the deal of a 2-player and a 4-player hand, iterative deepening
   one trick at a time (``solve(state, depth=k)``), the deepest search that ends
   within one second, with its positions searched;
+- **sampling**: :func:`brisca.sampling.sample_state` from the views of the 2-player
+  positions the search bot searches (ten cards to play), sixteen worlds a view as a
+  decision draws them, in milliseconds per world, with the share of the decision's
+  time they take;
 - **decisions**: the search bot (``SearchBot()``, the ``hard`` level) playing
   against :class:`~brisca.bots.HeuristicBot` in each preset, the median and 90th
   percentile of its time per decision over all its decisions and over the ones it
@@ -27,6 +31,8 @@ from collections.abc import Sequence
 
 import brisca
 from brisca.bots import HeuristicBot, SearchBot, play_game
+from brisca.rng import Generator
+from brisca.sampling import sample_state
 from brisca.search import solve
 
 PRESETS = "spanish-2p,arrastre-2p,puerto-rican-2p,spanish-4p,subastada-4p,chiamata-5p"
@@ -76,6 +82,33 @@ def reach(preset: str, seeds: Sequence[int], budget: float = 1.0) -> None:
         depths.append((depth, nodes))
     shown = ", ".join(f"{d} tricks ({n:,} positions)" for d, n in depths)
     print(f"reach in {budget:.0f} s from the deal, {preset}: {shown}")
+
+
+def sampling(count: int) -> None:
+    rng = random.Random(4)
+    heuristic = HeuristicBot()
+    per_world, shares = [], []
+    for _ in range(count):
+        state = brisca.new_game("spanish-2p", seed=rng.randrange(2**32))
+        while sum(map(len, state.hands)) + len(state.stock) + (state.trump_card is not None) > 10:
+            view = brisca.observe(state, state.to_act)  # type: ignore[arg-type]
+            state = brisca.apply(state, heuristic(view, brisca.legal_actions(state)))
+        view, legal = brisca.observe(state, state.to_act), brisca.legal_actions(state)  # type: ignore[arg-type]
+        generator = Generator(rng.randrange(2**32))
+        start = time.perf_counter()
+        for _ in range(16):
+            sample_state(view, generator)
+        sampled = time.perf_counter() - start
+        start = time.perf_counter()
+        SearchBot(seed=1)(view, legal)
+        decided = time.perf_counter() - start
+        per_world.append(sampled / 16)
+        shares.append(sampled / decided)
+    print(
+        f"sampling (2p, ten cards to play, {count} views x 16 worlds): median"
+        f" {statistics.median(per_world) * 1e3:.2f} ms a world,"
+        f" {statistics.median(shares):.0%} of a decision's time"
+    )
 
 
 def decisions(preset: str, hands: int) -> None:
@@ -128,6 +161,7 @@ def main() -> None:
     endgame(args.positions)
     reach("spanish-2p", seeds=(1, 2, 3))
     reach("spanish-4p", seeds=(1, 2, 3))
+    sampling(max(10, args.positions // 20))
     for preset in args.presets.split(","):
         decisions(preset, args.hands)
 
