@@ -136,6 +136,17 @@ def test_search_bot_bids_from_its_estimate_of_the_hand() -> None:
         assert heuristic(brisca.observe(state, 0), brisca.legal_actions(state)) == brisca.Bid(60)
 
 
+def test_search_bot_raises_a_chiamata_auction_by_the_lowest_step() -> None:
+    """Chiamata, after a bid of the Three: the bot passes, bids the Rey (the next rank
+    down, the lowest raise) or makes the heuristic's call, and never jumps further."""
+    rules = brisca.preset("chiamata-5p")
+    for seed in range(6):
+        state = brisca.apply(brisca.new_game(rules, seed=seed), brisca.BidRank(3))
+        view, legal = brisca.observe(state, 1), brisca.legal_actions(state)
+        allowed = {brisca.BidRank(12), brisca.Pass(), HeuristicBot()(view, legal)}
+        assert SearchBot(samples=2, seed=seed)(view, legal) in allowed
+
+
 def test_search_bot_names_the_trump_its_hand_plays_best() -> None:
     """Having won the auction with the Ace, Three and Rey of espadas, it names espadas."""
     rules = brisca.preset("subastada-4p")

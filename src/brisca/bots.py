@@ -502,7 +502,9 @@ def _auction_candidates(legal: Sequence[Action], guess: Action) -> list[Action]:
     if bids:
         out.append(min(bids, key=lambda b: b.points))
     if ranks:
-        out.append(ranks[-1])  # ranks are offered strongest first: the last is the lowest raise
+        out.append(
+            ranks[0]
+        )  # offered strongest first, and the strongest rank left is the lowest raise
     out += [a for a in legal if not isinstance(a, (Bid, BidRank))]
     if guess not in out:
         out.append(guess)
