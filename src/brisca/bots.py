@@ -501,10 +501,8 @@ def _auction_candidates(legal: Sequence[Action], guess: Action) -> list[Action]:
     ranks = [a for a in legal if isinstance(a, BidRank)]
     if bids:
         out.append(min(bids, key=lambda b: b.points))
-    if ranks:
-        out.append(
-            ranks[0]
-        )  # offered strongest first, and the strongest rank left is the lowest raise
+    if ranks:  # offered strongest first: the strongest rank left is the lowest raise
+        out.append(ranks[0])
     out += [a for a in legal if not isinstance(a, (Bid, BidRank))]
     if guess not in out:
         out.append(guess)
