@@ -10,8 +10,8 @@ Three measurements, each a median over many positions, never a timed test:
   one trick at a time (``solve(state, depth=k)``), the deepest search that ends
   within one second, with its positions searched;
 - **sampling**: :func:`brisca.sampling.sample_state` from the views of the 2-player
-  positions the search bot searches (ten cards to play), sixteen worlds a view as a
-  decision draws them, in milliseconds per world, with the share of the decision's
+  positions the search bot searches (ten cards to play), as many worlds a view as a
+  decision draws (``SearchBot().samples``), in milliseconds per world, with the share of the decision's
   time they take;
 - **decisions**: the search bot (``SearchBot()``, the ``hard`` level) playing
   against :class:`~brisca.bots.HeuristicBot` in each preset, the median and 90th
@@ -95,17 +95,18 @@ def sampling(count: int) -> None:
             state = brisca.apply(state, heuristic(view, brisca.legal_actions(state)))
         view, legal = brisca.observe(state, state.to_act), brisca.legal_actions(state)  # type: ignore[arg-type]
         generator = Generator(rng.randrange(2**32))
+        bot = SearchBot(seed=1)
         start = time.perf_counter()
-        for _ in range(16):
+        for _ in range(bot.samples):
             sample_state(view, generator)
         sampled = time.perf_counter() - start
         start = time.perf_counter()
-        SearchBot(seed=1)(view, legal)
+        bot(view, legal)
         decided = time.perf_counter() - start
-        per_world.append(sampled / 16)
+        per_world.append(sampled / bot.samples)
         shares.append(sampled / decided)
     print(
-        f"sampling (2p, ten cards to play, {count} views x 16 worlds): median"
+        f"sampling (2p, ten cards to play, {count} views): median"
         f" {statistics.median(per_world) * 1e3:.2f} ms a world,"
         f" {statistics.median(shares):.0%} of a decision's time"
     )

@@ -187,7 +187,7 @@ def test_the_levels_name_bots_that_exist() -> None:
     assert all(name in BOTS for name in LEVELS.values())
     assert isinstance(make_bot(LEVELS["hard"], seed=2), SearchBot)
     assert repr(make_bot("search", seed=2)) == (
-        "SearchBot(samples=16, seed=2, exact_cards=10, early='heuristic')"
+        "SearchBot(samples=8, seed=2, exact_cards=10, early='heuristic')"
     )
 
 

@@ -394,7 +394,7 @@ class SearchBot:
 
     def __init__(
         self,
-        samples: int = 16,
+        samples: int = 8,
         seed: int | None = None,
         exact_cards: int = 10,
         early: str | int = "heuristic",
