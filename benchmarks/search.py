@@ -11,8 +11,8 @@ Three measurements, each a median over many positions, never a timed test:
   within one second, with its positions searched;
 - **sampling**: :func:`brisca.sampling.sample_state` from the views of the 2-player
   positions the search bot searches (ten cards to play), as many worlds a view as a
-  decision draws (``SearchBot().samples``), in milliseconds per world, with the share of the decision's
-  time they take;
+  decision draws (``SearchBot().samples``), in milliseconds per world, with the
+  share of the decision's time they take;
 - **decisions**: the search bot (``SearchBot()``, the ``hard`` level) playing
   against :class:`~brisca.bots.HeuristicBot` in each preset, the median and 90th
   percentile of its time per decision over all its decisions and over the ones it
