@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
 from collections.abc import Callable, Iterable, Sequence
 
 import brisca
@@ -73,3 +75,12 @@ def observed_cards(view: brisca.Observation) -> set[Card]:
     if view.contract is not None and view.contract.called is not None:
         cards.add(view.contract.called)
     return cards
+
+
+def python(script: str) -> str:
+    """What a fresh Python process running `script` prints; it must exit cleanly."""
+    run = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=False
+    )
+    assert run.returncode == 0, run.stderr
+    return run.stdout

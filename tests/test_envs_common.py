@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
 import pytest
+from helpers import python
 
 from brisca import HandResult, Termination
 from brisca.envs.common import HandSeeds, seat_rewards, worst_reward
@@ -125,11 +123,8 @@ def test_import_brisca_imports_no_framework_and_the_id_needs_no_import() -> None
         "env = gymnasium.make('brisca.envs.gymnasium:brisca/Brisca-v0', rules='spanish-4p')\n"
         "print(type(env.unwrapped).__name__, env.unwrapped.rules.num_players)\n"
     )
-    run = subprocess.run(
-        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=False
-    )
-    assert run.returncode == 0, run.stderr
-    assert run.stdout.splitlines() == ["[]", "BriscaEnv 4"]
+    out = python(script)
+    assert out.splitlines() == ["[]", "BriscaEnv 4"]
 
 
 def test_the_gymnasium_environment_needs_no_pettingzoo() -> None:
@@ -140,11 +135,8 @@ def test_the_gymnasium_environment_needs_no_pettingzoo() -> None:
         "observation, info = BriscaEnv('spanish-2p').reset(seed=1)\n"
         "print(int(observation['action_mask'].sum()))\n"
     )
-    run = subprocess.run(
-        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=False
-    )
-    assert run.returncode == 0, run.stderr
-    assert run.stdout.split() == ["3"]  # the three cards of seat 0's hand
+    out = python(script)
+    assert out.split() == ["3"]  # the three cards of seat 0's hand
 
 
 def test_the_openspiel_game_needs_no_gymnasium_nor_pettingzoo() -> None:
@@ -156,11 +148,8 @@ def test_the_openspiel_game_needs_no_gymnasium_nor_pettingzoo() -> None:
         "for outcome in range(40):\n    state.apply_action(outcome)\n"
         "print(state.current_player(), len(state.legal_actions()))\n"
     )
-    run = subprocess.run(
-        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=False
-    )
-    assert run.returncode == 0, run.stderr
-    assert run.stdout.split() == ["0", "3"]  # seat 0 leads, with its three cards
+    out = python(script)
+    assert out.split() == ["0", "3"]  # seat 0 leads, with its three cards
 
 
 @pytest.mark.parametrize(
@@ -179,8 +168,5 @@ def test_a_missing_framework_names_the_extra_to_install(
         f"import sys; sys.modules[{blocked!r}] = None\n"
         f"try:\n    import {module}\nexcept ImportError as error:\n    print(error)\n"
     )
-    run = subprocess.run(
-        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=False
-    )
-    assert run.returncode == 0, run.stderr
-    assert f"pip install '{extra}'" in run.stdout
+    out = python(script)
+    assert f"pip install '{extra}'" in out

@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 import ray
 import ray_bots
+from helpers import python
 
 from brisca import BriscaError, simulate, simulate_ray
 from brisca.cli import main
@@ -216,11 +217,7 @@ def test_the_command_and_a_local_run_import_no_ray() -> None:
         "brisca.cli.main(['simulate', '-q', '-n', '3', '--seed', '1'])\n"
         "print('ray' in sys.modules)\n"
     )
-    done = subprocess.run(
-        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=False
-    )
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.splitlines()[-1] == "False"
+    assert python(script).splitlines()[-1] == "False"
 
 
 def test_address_without_the_ray_backend_is_a_usage_error(
