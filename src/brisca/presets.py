@@ -144,7 +144,7 @@ def rules_to_dict(rules: Rules, against: str | None = None) -> dict[str, Any]:
 
     The preset is `against` when given, else the one that needs the fewest
     overrides (the first such in :data:`PRESETS`), so the usual rules take a few
-    bytes rather than every option. :func:`rules_from_dict` reads it back. Game
+    bytes rather than every option. :func:`brisca.records.rules_from_dict` reads it back. Game
     records, saved states and observations all write their rules this way.
 
     >>> import attrs

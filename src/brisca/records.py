@@ -93,6 +93,7 @@ __all__ = [
     "record_game",
     "record_schema",
     "replay",
+    "rules_from_dict",
     "validate",
 ]
 
@@ -393,9 +394,24 @@ _TOP_KEYS = (
 )
 
 
-def _read_rules(data: dict[Any, Any]) -> tuple[Rules, str | None]:
+def rules_from_dict(data: object) -> Rules:
+    """Rules from their JSON form, as records, saved states and views write them: a
+    preset and its overrides (what :func:`brisca.presets.rules_to_dict` gives), or
+    ``{"options": {...}}`` with every option.
+
+    >>> rules_from_dict({"preset": "arrastre-2p", "overrides": {"match_target": 5}}).match_target
+    5
+
+    Raises:
+        NotationError: neither form, or a field of the wrong type.
+        RulesError: an unknown preset, or options the rules refuse.
+    """
+    return _read_rules(data)[0]
+
+
+def _read_rules(data: object) -> tuple[Rules, str | None]:
     fields = Fields(data, "rules")
-    if "options" in data:
+    if fields.has("options"):
         fields.only(("options",))
         return _build_rules(fields.get("options", dict)), None
     fields.only(("preset", "overrides"))

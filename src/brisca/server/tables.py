@@ -45,8 +45,7 @@ from brisca.errors import IllegalActionError, NotationError, StateError, describ
 from brisca.events import Event, events_for
 from brisca.jsonio import Fields, parse, readable
 from brisca.match import Match, match_apply, new_match
-from brisca.presets import PRESETS
-from brisca.records import GameRecord, record_game
+from brisca.records import GameRecord, record_game, rules_from_dict
 from brisca.records import dumps as dump_record
 from brisca.records import loads as load_record
 from brisca.rules import Rules
@@ -113,8 +112,9 @@ def clean_name(name: object, seat: int) -> str:
 
 
 def read_rules(data: object) -> Rules:
-    """Rules from what a client sends: a preset's name, or ``{"preset": name,
-    "overrides": {option: value}}`` as :func:`brisca.presets.rules_to_dict` writes them.
+    """Rules from what a client sends: a preset's name, or their JSON form as
+    :func:`brisca.records.rules_from_dict` reads it (``{"preset": name, "overrides":
+    {option: value}}``, what :func:`brisca.presets.rules_to_dict` writes).
 
     Raises:
         RulesError: an unknown preset, or options the rules refuse.
@@ -122,15 +122,7 @@ def read_rules(data: object) -> Rules:
     """
     if isinstance(data, str):
         return checked_rules(data)
-    fields = Fields(data, "rules")
-    fields.only(("preset", "overrides"))
-    name = fields.get("preset", str)
-    if name not in PRESETS:
-        checked_rules(name)  # the library's message, with the nearest names
-    overrides = fields.get("overrides", dict, required=False) or {}
-    if not overrides:
-        return PRESETS[name]
-    return Rules.from_dict({**PRESETS[name].to_dict(), **overrides})
+    return rules_from_dict(data)
 
 
 def _seats(rules: Rules, seats: Sequence[object]) -> tuple[Seat, ...]:
