@@ -57,16 +57,20 @@ def small_position(preset: str, rng: random.Random, left: int) -> State | None:
     return state
 
 
-def check_against_minimax(state: State) -> None:
+def check_against_minimax(state: State, every_side: bool) -> None:
+    """Every action's value for the mover's side (or for every side) is plain minimax's,
+    and the best actions are the mover's best: for its own side the highest value, for
+    another side the lowest."""
     assert state.to_act is not None
-    side = state.table.side_of[state.to_act]
-    solution = solve(state, side=side)
-    children = [(a, minimax(brisca.apply(state, a), side)) for a in brisca.legal_actions(state)]
-    best = max(v for _, v in children)
-    assert solution.exact
-    assert solution.value == best
-    assert solution.values == tuple(children)
-    assert solution.best_actions == tuple(a for a, v in children if v == best)
+    mover = state.table.side_of[state.to_act]
+    for side in range(len(state.sides)) if every_side else (mover,):
+        solution = solve(state, side=side)
+        children = [(a, minimax(brisca.apply(state, a), side)) for a in brisca.legal_actions(state)]
+        best = (max if side == mover else min)(v for _, v in children)
+        assert solution.exact
+        assert solution.value == best
+        assert solution.values == tuple(children)
+        assert solution.best_actions == tuple(a for a, v in children if v == best)
 
 
 @pytest.mark.parametrize(
@@ -84,7 +88,8 @@ def test_solver_equals_minimax_on_random_small_positions(
     presets: tuple[str, ...], count: int, sizes: tuple[int, ...]
 ) -> None:
     """Alpha-beta with its table and move ordering gives every action the value plain
-    minimax gives it, on thousands of random small positions of every kind of table."""
+    minimax gives it, on thousands of random small positions of every kind of table,
+    for the side to act and, on every fourth position, for every side."""
     rng = random.Random(f"solver-{presets[0]}")
     checked = 0
     while checked < count:
@@ -92,7 +97,7 @@ def test_solver_equals_minimax_on_random_small_positions(
         state = small_position(preset, rng, rng.choice(sizes))
         if state is None:
             continue
-        check_against_minimax(state)
+        check_against_minimax(state, every_side=checked % 4 == 0)
         checked += 1
 
 
@@ -174,7 +179,10 @@ def test_evaluate_refuses_bad_input() -> None:
 
 
 def test_solve_refuses_what_it_cannot_solve() -> None:
-    """Bad input gets a StateError that says what is wrong."""
+    """Bad input gets a StateError that says what is wrong; an auction, whose sides are
+    not made yet, is solved once the trump is chosen."""
+    with pytest.raises(brisca.StateError, match="auction"):
+        solve(brisca.new_game("subastada-3p", seed=1), depth=1)
     state = brisca.new_game("spanish-2p", seed=1)
     with pytest.raises(brisca.StateError, match="expected a brisca\\.State"):
         solve("state")  # type: ignore[arg-type]

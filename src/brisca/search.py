@@ -70,7 +70,8 @@ class Solution:
 
     #: The side's score at the end of the hand under best play (or at the horizon).
     value: int
-    #: Every legal action that reaches `value`, in the order of `legal_actions`.
+    #: Every legal action that reaches `value`: the best of the seat to act, for its
+    #: own side when that is `side` and against it otherwise; in `legal_actions` order.
     best_actions: tuple[Action, ...]
     #: Each legal action with its value, in the order of `legal_actions`.
     values: tuple[tuple[Action, int], ...]
@@ -133,13 +134,16 @@ def solve(state: State, *, side: int | None = None, depth: int | None = None) ->
             by default to the end of the hand, which is exact.
 
     Raises:
-        StateError: `state` is not a State or is over, `side` is not one of its sides,
-            or `depth` is not a positive int.
+        StateError: `state` is not a State, is over or is still in its auction, `side`
+            is not one of its sides, or `depth` is not a positive int.
     """
     if type(state) is not State:
         raise StateError(f"expected a brisca.State, got {type(state).__name__}")
     if state.is_over:
         raise StateError("the hand is over: there is nothing to solve")
+    if state.trump is None:
+        # The auction would make the sides as the search goes; solve from its end.
+        raise StateError("the auction is not over: solve once the trump is chosen")
     if side is None:
         side = state.table.side_of[state.to_act]  # type: ignore[index]
     _check(state, side)
@@ -149,7 +153,9 @@ def solve(state: State, *, side: int | None = None, depth: int | None = None) ->
         raise StateError(f"depth must be a positive int, got {describe(depth)}")
     search = _Search(state, side)
     values = search.root(state, depth)
-    best = max(v for _, v in values)
+    mover_side = state.table.side_of[state.to_act]  # type: ignore[index]
+    # The seat to act chooses: the best for the side when it is on it, the worst if not.
+    best = (max if mover_side == side else min)(v for _, v in values)
     now = _score(state, side)
     return Solution(
         value=now + best,
