@@ -2,7 +2,7 @@
 
 Run: ``python benchmarks/search.py [--positions N] [--hands N] [--presets spanish-2p,...]``
 
-Three measurements, each a median over many positions, never a timed test:
+Four measurements, each a median over many positions, never a timed test:
 
 - **endgame**: :func:`brisca.search.solve` on random 2-player positions with an
   empty stock (every card known, three tricks to go), in milliseconds;
@@ -33,7 +33,7 @@ import brisca
 from brisca.bots import HeuristicBot, SearchBot, play_game
 from brisca.rng import Generator
 from brisca.sampling import sample_state
-from brisca.search import solve
+from brisca.search import cards_to_play, solve
 
 PRESETS = "spanish-2p,arrastre-2p,puerto-rican-2p,spanish-4p,subastada-4p,chiamata-5p"
 
@@ -90,7 +90,7 @@ def sampling(count: int) -> None:
     per_world, shares = [], []
     for _ in range(count):
         state = brisca.new_game("spanish-2p", seed=rng.randrange(2**32))
-        while sum(map(len, state.hands)) + len(state.stock) + (state.trump_card is not None) > 10:
+        while cards_to_play(state) > 10:
             view = brisca.observe(state, state.to_act)  # type: ignore[arg-type]
             state = brisca.apply(state, heuristic(view, brisca.legal_actions(state)))
         view, legal = brisca.observe(state, state.to_act), brisca.legal_actions(state)  # type: ignore[arg-type]

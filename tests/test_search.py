@@ -8,7 +8,7 @@ import pytest
 
 import brisca
 from brisca.rng import Generator
-from brisca.search import INFINITE_DEPTH, evaluate, score, solve
+from brisca.search import INFINITE_DEPTH, cards_to_play, evaluate, score, solve
 from brisca.state import ContractResult, State, Termination
 
 # Presets whose trick play differs: free play, arrastre duties, swaps, a black hand,
@@ -41,15 +41,11 @@ def minimax(state: State, side: int) -> int:
     return max(values) if state.table.side_of[state.to_act] == side else min(values)
 
 
-def cards_left(state: State) -> int:
-    return sum(map(len, state.hands)) + len(state.stock) + (state.trump_card is not None)
-
-
 def small_position(preset: str, rng: random.Random, left: int) -> State | None:
     """A random position of `preset` with at most `left` cards still to play, or None
     when the random game ended first."""
     state = brisca.new_game(preset, seed=rng.randrange(2**32))
-    while not state.is_over and cards_left(state) > left:
+    while not state.is_over and cards_to_play(state) > left:
         legal = brisca.legal_actions(state)
         state = brisca.apply(state, legal[rng.randrange(len(legal))])
     if state.is_over or state.trump is None:
@@ -192,6 +188,9 @@ def test_solve_refuses_what_it_cannot_solve() -> None:
         score(state, True)  # type: ignore[arg-type]
     with pytest.raises(brisca.StateError, match="depth must be"):
         solve(state, depth=0)
+    with pytest.raises(brisca.StateError, match="expected a brisca"):
+        cards_to_play(None)  # type: ignore[arg-type]
+    assert cards_to_play(state) == 40  # every card of the pack, the turned one included
     while not state.is_over:
         state = brisca.apply(state, brisca.legal_actions(state)[0])
     with pytest.raises(brisca.StateError, match="over"):

@@ -13,11 +13,7 @@ from brisca import Action, Observation
 from brisca.bots import BOTS, LEVELS, HeuristicBot, SearchBot, make_bot, play_game
 from brisca.rng import Generator
 from brisca.sampling import sample_state
-from brisca.search import solve
-
-
-def cards_left(state: brisca.State) -> int:
-    return sum(map(len, state.hands)) + len(state.stock) + (state.trump_card is not None)
+from brisca.search import cards_to_play, solve
 
 
 def positions(preset: str, count: int, left: int, seed: int) -> list[brisca.State]:
@@ -29,7 +25,7 @@ def positions(preset: str, count: int, left: int, seed: int) -> list[brisca.Stat
         state = brisca.new_game(preset, seed=rng.randrange(2**32))
         if left == 0:
             state = brisca.apply(state, brisca.legal_actions(state)[rng.randrange(2)])
-        while left and not state.is_over and (cards_left(state) > left or state.trump is None):
+        while left and not state.is_over and (cards_to_play(state) > left or state.trump is None):
             seat: int = state.to_act  # type: ignore[assignment]
             state = brisca.apply(
                 state, HeuristicBot()(brisca.observe(state, seat), brisca.legal_actions(state))

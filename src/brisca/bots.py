@@ -51,7 +51,15 @@ from brisca.actions import (
     Swap,
 )
 from brisca.cards import Card, Suit
-from brisca.engine import apply, checked_rules, legal_actions, new_game, observe, result
+from brisca.engine import (
+    apply,
+    checked_rules,
+    checked_seed,
+    legal_actions,
+    new_game,
+    observe,
+    result,
+)
 from brisca.errors import BARE_ERRORS, BotError, IllegalActionError, StateError, describe
 from brisca.match import (
     Match,
@@ -62,7 +70,7 @@ from brisca.match import (
 from brisca.rng import Generator
 from brisca.rules import HandWinRule, Rules, TeamMode, TrumpSelection
 from brisca.sampling import sample_state
-from brisca.search import evaluate, solve
+from brisca.search import cards_to_play, evaluate, solve
 from brisca.state import ContractResult, HandResult, Observation, State, table_for
 from brisca.tricks import winning
 
@@ -408,9 +416,8 @@ class SearchBot:
             raise StateError(
                 f"early must be 'heuristic', 'rollouts' or a positive depth, got {describe(early)}"
             )
-        self._random = RandomBot(seed)  # checks the seed, and draws one when it is None
         #: The seed the bot's choices come from.
-        self.seed = self._random.seed
+        self.seed = checked_seed(seed)
         self.samples = samples
         self.exact_cards = exact_cards
         self.early = early
@@ -425,9 +432,11 @@ class SearchBot:
         """The chosen action, one of `legal`; a match's view plays its hand in progress.
 
         Raises:
-            StateError: `observation` is not an Observation or MatchObservation that
-                :func:`brisca.observe` could give, the match is over, or `legal` is not
-                a non-empty sequence of the observation's legal actions.
+            StateError: `observation` is not an Observation or MatchObservation, the
+                match is over, or `legal` is not a non-empty sequence; and, where the
+                bot searches, `legal` holds an action that is not legal or no world is
+                consistent with the observation. Where it plays as the heuristic, it
+                trusts `legal` to be :func:`brisca.legal_actions`, as every bot does.
         """
         guess = self._heuristic(observation, legal)  # checks the observation and `legal`
         view = _hand_view(observation)
@@ -464,7 +473,7 @@ class SearchBot:
         """`state` played to its end: the heuristic at every seat, then the solver."""
         heuristic = self._heuristic
         while not state.is_over:
-            small = sum(map(len, state.hands)) + len(state.stock) <= self.exact_cards
+            small = cards_to_play(state) <= self.exact_cards
             if small and state.trump is not None and not state.trick:
                 return _solved(state)
             seat: int = state.to_act  # type: ignore[assignment]
@@ -479,7 +488,8 @@ class SearchBot:
 
 
 def _cards_to_play(view: Observation) -> int:
-    """How many cards are still to be played: in the hands and the talon."""
+    """How many cards are still to be played, as `view`'s seat counts them: in the hands,
+    the stock and the turned card (:func:`brisca.search.cards_to_play` of the state)."""
     turned = table_for(view.rules, view.dealer).layout.turned is not None
     on_table = turned and view.trump_card_drawn is None
     return sum(view.hand_sizes) + view.stock_size + on_table

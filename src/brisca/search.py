@@ -53,7 +53,7 @@ from brisca.sampling import sample_state
 from brisca.state import Observation, State
 from brisca.variants import VARIANTS
 
-__all__ = ["INFINITE_DEPTH", "Solution", "evaluate", "score", "solve"]
+__all__ = ["INFINITE_DEPTH", "Solution", "cards_to_play", "evaluate", "score", "solve"]
 
 #: The `depth` of an exact search: to the end of the hand.
 INFINITE_DEPTH = 1 << 20
@@ -93,6 +93,17 @@ def score(state: State, side: int) -> int:
     """
     _check(state, side)
     return _score(state, side)
+
+
+def cards_to_play(state: State) -> int:
+    """How many cards are still to be played: in the hands, the stock and the turned card.
+
+    Raises:
+        StateError: `state` is not a State.
+    """
+    if type(state) is not State:
+        raise StateError(f"expected a brisca.State, got {type(state).__name__}")
+    return sum(map(len, state.hands)) + len(state.stock) + (state.trump_card is not None)
 
 
 def _score(state: State, side: int) -> int:
