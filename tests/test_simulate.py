@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from brisca import BriscaError, simulate
+from brisca import BriscaError, StateError, simulate
 from brisca.rng import Generator
 
 
@@ -103,3 +103,22 @@ def test_bad_input_to_each_entry_point_is_a_brisca_error() -> None:
     for call, says in cases:
         with pytest.raises(BriscaError, match=says):
             call()
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: simulate.tasks("spanish-2p", 5, 3, 1),  # type: ignore[arg-type]
+        lambda: simulate.tasks("spanish-2p", ("random", "random"), 3, 1, "yes"),  # type: ignore[arg-type]
+        lambda: simulate.play(simulate.Task("spanish-2p", None, 1, 0)),  # type: ignore[arg-type]
+        lambda: simulate.play(simulate.Task("spanish-2p", ("random", "random"), -1, 0)),
+        lambda: simulate.gather(5, 1),  # type: ignore[arg-type]
+        lambda: simulate.summary("spanish-2p", 1, ("a", "b"), 5, 1.0),  # type: ignore[arg-type]
+        lambda: simulate.summary("spanish-2p", 1, ("a", "b"), [], "x"),  # type: ignore[arg-type]
+    ],
+)
+def test_bad_arguments_to_the_simulation_functions_are_state_errors(call: object) -> None:
+    """Junk where a seating, task, chunk list, game list or time belongs is refused with
+    a StateError that says so, never a bare TypeError."""
+    with pytest.raises(StateError):
+        call()  # type: ignore[operator]

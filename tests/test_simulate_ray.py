@@ -22,6 +22,7 @@ import ray_bots
 from helpers import python
 
 from brisca import BriscaError, simulate, simulate_ray
+from brisca.bots import bot_seed
 from brisca.cli import main
 
 TESTS = Path(__file__).resolve().parent
@@ -106,7 +107,7 @@ def test_a_killed_worker_costs_its_shard_a_second_run_and_no_game_twice(
     run = simulate.tasks("spanish-2p", ("heuristic", "ray_bots:Dying"), 120, 5)
     size = simulate_ray.shard_size(120, 2)
     doomed = size + size // 2  # in the middle of the second shard
-    (orders / "die-once").write_text(str(simulate.bot_seed(run[doomed].seed, 1)), encoding="utf-8")
+    (orders / "die-once").write_text(str(bot_seed(run[doomed].seed, 1)), encoding="utf-8")
     out = tmp_path / "ray.jsonl"
     status, there, err = simulate_here(capsys, *common, "--backend", "ray", "--out", str(out))
     assert status == 0, err
@@ -120,7 +121,7 @@ def test_a_shard_lost_more_often_than_ray_retries_fails_the_run(
 ) -> None:
     """A game whose worker dies at every attempt: exit 1, naming the games lost; no summary."""
     run = simulate.tasks("spanish-2p", ("random", "ray_bots:Dying"), 8, 2)
-    (orders / "die-always").write_text(str(simulate.bot_seed(run[6].seed, 1)), encoding="utf-8")
+    (orders / "die-always").write_text(str(bot_seed(run[6].seed, 1)), encoding="utf-8")
     common = ("--bots", "random,ray_bots:Dying", "-n", "8", "--seed", "2", "--backend", "ray")
     status, out, err = simulate_here(capsys, *common)
     assert status == 1

@@ -61,7 +61,7 @@ from typing import Any
 import attrs
 
 from brisca.actions import Action
-from brisca.bots import Bot, make_bot, play_game
+from brisca.bots import Bot, bot_seed, make_bot, play_game
 from brisca.engine import checked_rules, new_game
 from brisca.errors import StateError, describe
 from brisca.presets import PRESETS, rules_to_dict
@@ -450,10 +450,6 @@ class _Deal:
     first_errors: tuple[str | None, str | None]
 
 
-def _bot_seed(deal_seed: int, seat: int) -> int:
-    return (deal_seed << 8) + seat + 1
-
-
 def _outcome(seating: str, sides: Sequence[Sequence[int]], winner: int | None) -> str:
     if winner is None:
         return "drawn"
@@ -481,7 +477,7 @@ def _play_deal(task: tuple[str, str, Rules, int, int, int]) -> _Deal:
         bots = [
             _Timed(
                 A if label == OUT else label,
-                make_bot(names[label], _bot_seed(seed, seat)),
+                make_bot(names[label], bot_seed(seed, seat)),
                 times[A if label == OUT else label],
             )
             for seat, label in enumerate(seating)

@@ -82,6 +82,7 @@ __all__ = [
     "MatchBot",
     "RandomBot",
     "SearchBot",
+    "bot_seed",
     "make_bot",
     "play_game",
     "play_match",
@@ -660,6 +661,19 @@ BOTS: dict[str, Callable[[int], Bot]] = {
 #: The difficulty levels of ``brisca play --level`` and of the server, easiest first: the
 #: name of the bot in :data:`BOTS` that plays each.
 LEVELS: dict[str, str] = {"easy": "random", "normal": "heuristic", "hard": "search"}
+
+
+def bot_seed(game_seed: int, seat: int) -> int:
+    """The seed of the bot at `seat` in a game dealt from `game_seed`: how the arena,
+    ``brisca simulate`` and ``brisca play`` seed their bots, so a game is replayed whole.
+
+    Raises:
+        BotError: either is not a non-negative int.
+    """
+    for name, value in (("game_seed", game_seed), ("seat", seat)):
+        if type(value) is not int or value < 0:
+            raise BotError(f"{name} must be a non-negative int, got {describe(value)}")
+    return (game_seed << 8) + seat + 1
 
 
 def make_bot(name: str, seed: int = 0) -> Bot:

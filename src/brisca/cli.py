@@ -60,7 +60,7 @@ from brisca.actions import (
     parse_action,
 )
 from brisca.arena import wilson_interval
-from brisca.bots import BOTS, LEVELS, Bot, RandomBot, make_bot
+from brisca.bots import BOTS, LEVELS, Bot, RandomBot, bot_seed, make_bot
 from brisca.errors import BriscaError, IllegalActionError, NotationError, StateError, describe
 from brisca.events import (
     Announced,
@@ -737,7 +737,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
     if args.opponents is None:
         args.opponents = LEVELS[args.level or "normal"]
     seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(8), "big")
-    bots = [make_bot(args.opponents, simulate.bot_seed(seed, seat)) for seat in range(n)]
+    bots = [make_bot(args.opponents, bot_seed(seed, seat)) for seat in range(n)]
     save = _open_out(args.out) if args.out is not None else None
     try:
         return _play(args, rules, seed, bots, save)

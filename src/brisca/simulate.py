@@ -32,8 +32,8 @@ import attrs
 from brisca import records
 from brisca.actions import Action
 from brisca.arena import wilson_interval
-from brisca.bots import make_bot, play_game
-from brisca.errors import BriscaError, as_state_error, describe
+from brisca.bots import bot_seed, make_bot, play_game
+from brisca.errors import StateError, as_state_error, describe
 from brisca.presets import preset
 from brisca.rng import Generator
 from brisca.state import State
@@ -42,7 +42,6 @@ __all__ = [
     "Chunk",
     "Game",
     "Task",
-    "bot_seed",
     "checked_tasks",
     "gather",
     "play",
@@ -83,11 +82,6 @@ class Game:
 Chunk = tuple[int, Sequence[Game]]
 
 
-def bot_seed(game_seed: int, seat: int) -> int:
-    """The seed of the bot at `seat` in the game dealt with `game_seed`."""
-    return (game_seed << 8) + seat + 1
-
-
 def tasks(
     preset_name: str, seating: Sequence[str], n: int, seed: int, keep_records: bool = False
 ) -> list[Task]:
@@ -105,16 +99,20 @@ def tasks(
         BriscaError: an unknown preset or bot, not one bot per seat, a bad count or seed.
     """
     rules = preset(preset_name)
+    if isinstance(seating, (str, bytes)) or not isinstance(seating, Sequence):
+        raise StateError(f"seating is a sequence of bot names, got {describe(seating)}")
+    if type(keep_records) is not bool:
+        raise StateError(f"keep_records must be a bool, got {describe(keep_records)}")
     if len(seating) != rules.num_players:
-        raise BriscaError(
+        raise StateError(
             f"{preset_name} has {rules.num_players} seats, and {len(seating)} bots were given"
         )
     for name in seating:
         make_bot(name)  # an unknown bot fails now, not in a worker
     if type(n) is not int or n < 1:
-        raise BriscaError(f"the number of games must be a positive int, got {describe(n)}")
+        raise StateError(f"the number of games must be a positive int, got {describe(n)}")
     if type(seed) is not int or seed < 0:
-        raise BriscaError(f"a seed must be a non-negative int, got {describe(seed)}")
+        raise StateError(f"a seed must be a non-negative int, got {describe(seed)}")
     stream = Generator(seed)
     players = rules.num_players
     bots = tuple(seating)
@@ -130,10 +128,10 @@ def checked_tasks(run: object) -> list[Task]:
         BriscaError: it is not.
     """
     if not isinstance(run, Sequence) or isinstance(run, str):
-        raise BriscaError(f"a run is a sequence of Task values, got {describe(run)}")
+        raise StateError(f"a run is a sequence of Task values, got {describe(run)}")
     for task in run:
         if not isinstance(task, Task):
-            raise BriscaError(f"a run holds Task values, not {describe(task)}")
+            raise StateError(f"a run holds Task values, not {describe(task)}")
     return list(run)
 
 
@@ -145,7 +143,14 @@ def play(task: Task) -> Game:
             that cannot be.
     """
     if not isinstance(task, Task):
-        raise BriscaError(f"play takes a Task, got {describe(task)}")
+        raise StateError(f"play takes a Task, got {describe(task)}")
+    names = task.bots
+    if not isinstance(names, tuple) or not all(isinstance(name, str) for name in names):
+        raise StateError(f"a task's bots are a tuple of names, got {describe(names)}")
+    if type(task.seed) is not int or task.seed < 0:
+        raise StateError(f"a task's seed must be a non-negative int, got {describe(task.seed)}")
+    if type(task.keep_record) is not bool:
+        raise StateError(f"a task's keep_record must be a bool, got {describe(task.keep_record)}")
     bots = [make_bot(bot, bot_seed(task.seed, seat)) for seat, bot in enumerate(task.bots)]
     actions: list[Action] = []
     first: list[State] = []
@@ -181,7 +186,7 @@ def run_local(run: Sequence[Task], jobs: int = 1) -> Iterator[Chunk]:
     """
     run = checked_tasks(run)
     if type(jobs) is not int or jobs < 1:
-        raise BriscaError(f"jobs must be a positive int, got {describe(jobs)}")
+        raise StateError(f"jobs must be a positive int, got {describe(jobs)}")
     return _run_local(run, jobs)
 
 
@@ -214,17 +219,19 @@ def gather(
             games missing at the end.
     """
     if type(total) is not int or total < 0:
-        raise BriscaError(f"total must be a non-negative int, got {describe(total)}")
+        raise StateError(f"total must be a non-negative int, got {describe(total)}")
+    if not isinstance(chunks, Iterable):
+        raise StateError(f"chunks must be an iterable of (index, games), got {describe(chunks)}")
     games: list[Game | None] = [None] * total
     done = written = 0
     for chunk in chunks:
         if not (isinstance(chunk, tuple) and len(chunk) == 2 and type(chunk[0]) is int):
-            raise BriscaError(f"a chunk is (index, games), got {describe(chunk)}")
+            raise StateError(f"a chunk is (index, games), got {describe(chunk)}")
         start, part = chunk
         if not isinstance(part, Sequence) or not all(isinstance(g, Game) for g in part):
-            raise BriscaError(f"a chunk's games are Game values, got {describe(part)}")
+            raise StateError(f"a chunk's games are Game values, got {describe(part)}")
         if start < 0 or start + len(part) > total:
-            raise BriscaError(f"games {start} to {start + len(part) - 1} are not in this run")
+            raise StateError(f"games {start} to {start + len(part) - 1} are not in this run")
         added = 0
         for offset, game in enumerate(part):
             if games[start + offset] is None:
@@ -239,7 +246,7 @@ def gather(
             on_progress(added)
     if done < total:
         missing = games.index(None)
-        raise BriscaError(f"{total - done} of {total} games never came back, game {missing} first")
+        raise StateError(f"{total - done} of {total} games never came back, game {missing} first")
     return [game for game in games if game is not None]
 
 
@@ -256,8 +263,14 @@ def summary(
     Raises:
         BriscaError: `games` are not `Game` values, or do not fit `seating`.
     """
+    if isinstance(games, (str, bytes)) or not isinstance(games, Sequence):
+        raise StateError(f"summary takes the Game values of a run, got {describe(games)}")
     if not all(isinstance(game, Game) for game in games):
-        raise BriscaError("summary takes the Game values of a run")
+        raise StateError("summary takes the Game values of a run")
+    if isinstance(elapsed, bool) or not isinstance(elapsed, (int, float)):
+        raise StateError(f"elapsed must be a number of seconds, got {describe(elapsed)}")
+    if isinstance(seating, (str, bytes)) or not isinstance(seating, Sequence):
+        raise StateError(f"seating is a sequence of bot names, got {describe(seating)}")
     with as_state_error("the seating of these games"):
         return _summary(preset_name, seed, seating, games, elapsed, note)
 
