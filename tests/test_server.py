@@ -29,6 +29,7 @@ from brisca.cli import main
 from brisca.cli_serve import listen
 from brisca.engine import trump_is_public
 from brisca.rules import PartnerHandVisibility
+from brisca.server import protocol
 from brisca.server.app import OUTBOX, Connection, create_app
 from brisca.server.protocol import MAX_MESSAGE
 from brisca.server.store import MemoryStore, StoreFull, TableStore
@@ -793,3 +794,22 @@ def test_the_game_server_page_quotes_marked_sections_of_the_servers_source() -> 
         start, end = f"# --8<-- [start:{section}]", f"# --8<-- [end:{section}]"
         assert source.count(start) == 1 and source.count(end) == 1, (path, section)
         assert source.index(start) < source.index(end)
+
+
+def test_tables_and_updates_refuse_bad_seats_and_unknown_bots() -> None:
+    """A seat outside the table, a connection list of the wrong length, an unknown error
+    code and a stored table naming a bot nobody knows are refused with a StateError."""
+    table = new_table("spanish-2p", ["human", "heuristic"], seed=1)
+    for seat in (5, -1, "0"):
+        with pytest.raises(brisca.StateError, match="seat"):
+            table.join(seat)  # type: ignore[arg-type]
+    with pytest.raises(brisca.StateError, match="flag"):
+        protocol.update(table, 0, (), [])
+    with pytest.raises(brisca.StateError, match="seat"):
+        protocol.update(table, 2, (), [True, True])
+    with pytest.raises(brisca.StateError, match="code"):
+        protocol.error("zz", "why")
+    stored = json.loads(table.to_json())
+    stored["seats"][1]["bot"] = "vanished"
+    with pytest.raises(brisca.StateError, match="vanished"):
+        Table.from_json(json.dumps(stored))

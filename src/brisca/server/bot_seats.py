@@ -65,9 +65,8 @@ class BotSeats:
         hand = table.hand
         assert hand is not None and hand.to_act == seat
         legal = legal_actions(hand)
-        bot = self.bot(table, seat)
         try:
-            action: Action = bot(observe(hand, seat), legal)
+            action: Action = self.bot(table, seat)(observe(hand, seat), legal)
             if action in legal:
                 return str(action)
             log.error("the %s bot of table %s chose %r", table.seats[seat].bot, table.id, action)

@@ -46,7 +46,7 @@ from typing import Any, TypeAlias, Union
 
 import attrs
 
-from brisca.errors import NotationError, describe
+from brisca.errors import NotationError, StateError, describe
 from brisca.events import Event
 from brisca.jsonio import Fields, parse
 from brisca.server.tables import Table
@@ -137,8 +137,13 @@ def read_message(raw: object) -> ClientMessage:
 
 
 def error(code: str, why: str) -> str:
-    """An error message: what was refused (`code`, one of :data:`CODES`) and why."""
-    assert code in CODES, code
+    """An error message: what was refused (`code`, one of :data:`CODES`) and why.
+
+    Raises:
+        StateError: `code` is not one of :data:`CODES`.
+    """
+    if code not in CODES:
+        raise StateError(f"an error's code is one of {', '.join(CODES)}, got {describe(code)}")
     return json.dumps({"type": "error", "code": code, "error": why})
 
 
@@ -147,7 +152,16 @@ def update(table: Table, seat: int, events: Sequence[Event], connected: Sequence
     """The update `seat` gets after a change: its view, its events, its legal actions.
 
     `connected` says, by seat, whether someone is connected there now.
+
+    Raises:
+        StateError: `seat` is not a seat of the table, or `connected` not one flag a seat.
     """
+    if type(seat) is not int or not 0 <= seat < len(table.seats):
+        raise StateError(f"seat must be from 0 to {len(table.seats) - 1}, got {describe(seat)}")
+    if isinstance(connected, (str, bytes)) or not isinstance(connected, Sequence):
+        raise StateError(f"connected must be a sequence of flags, got {describe(connected)}")
+    if len(connected) != len(table.seats):
+        raise StateError(f"connected needs a flag for each of {len(table.seats)} seats")
     message: dict[str, Any] = {
         "type": "update",
         "table": table.id,

@@ -287,7 +287,13 @@ class Table:
         return [event.to_dict() for event in events_for(seat, events)]
 
     def join(self, seat: int, name: object = None) -> Table:
-        """The table with a person at `seat`, under `name` (or the name it had)."""
+        """The table with a person at `seat`, under `name` (or the name it had).
+
+        Raises:
+            StateError: `seat` is not a seat of the table.
+        """
+        if type(seat) is not int or not 0 <= seat < len(self.seats):
+            raise StateError(f"seat must be from 0 to {len(self.seats) - 1}, got {describe(seat)}")
         current = self.seats[seat]
         if name is None and current.joined:
             name = current.name
@@ -354,6 +360,9 @@ class Table:
             )
         if len(seats) != game.rules.num_players:
             raise StateError(f"table: {len(seats)} seats for {game.rules.num_players} players")
+        for taken in seats:  # a bot no longer known would stall the table at its turn
+            if taken.bot is not None and taken.bot not in BOTS:
+                raise StateError(f"table: the bot {describe(taken.bot, typed=False)} is not known")
         finished = tuple(load_record(record) for record in data.texts("finished"))
         return cls(data.get("id", str), game, tuple(seats), finished)
 
