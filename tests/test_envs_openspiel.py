@@ -360,6 +360,10 @@ def test_resample_from_infostate_keeps_the_information_state_and_changes_hidden_
     assert len(others) > 1
     with pytest.raises(brisca.StateError, match="shuffle"):
         game.new_initial_state().resample_from_infostate(0, sampler)
+    with pytest.raises(brisca.StateError, match="sampler"):
+        state.resample_from_infostate(seat, lambda: "x")
+    with pytest.raises(brisca.StateError, match="needs a deck"):
+        game.deal_outcomes(None)  # type: ignore[arg-type]
 
 
 def test_a_resampled_world_holds_no_action_the_seat_did_not_see() -> None:

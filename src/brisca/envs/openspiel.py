@@ -237,6 +237,8 @@ class BriscaGame(pyspiel.Game):  # type: ignore[misc]
             StateError: `deck` is not an order of the rules' cards.
             NotationError: a card that cannot be read.
         """
+        if deck is None:  # new_game would shuffle one at random
+            raise StateError("deal_outcomes needs a deck: an order of the rules' cards")
         dealt = new_game(self.rules, deck=deck, dealer=self.dealer)
         index = {card: i for i, card in enumerate(self.rules.cards)}
         return [index[card] for card in dealt.deal.deck]
@@ -409,7 +411,10 @@ class BriscaState(pyspiel.State):  # type: ignore[misc]
         view = observe(real, player)
         key = self.information_state_string(player)
         mine = self._hand.positions(player)
-        rng = Generator(int(sampler() * (1 << 53)))
+        draw = sampler()
+        if isinstance(draw, bool) or not isinstance(draw, (int, float)) or not 0 <= draw <= 1:
+            raise StateError(f"the sampler must return a number from 0 to 1, got {describe(draw)}")
+        rng = Generator(int(draw * (1 << 53)))
         for _ in range(_RESAMPLES):
             sample = sample_state(view, rng)
             deck = list(sample.deal.deck)
