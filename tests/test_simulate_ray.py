@@ -308,3 +308,10 @@ def test_bad_input_to_the_ray_backend_is_a_brisca_error_before_anything_runs() -
     for call, says in cases:
         with pytest.raises(BriscaError, match=says):
             call()
+
+
+def test_an_empty_address_is_refused_not_taken_for_none() -> None:
+    """`--address ""` names no cluster: refused, rather than falling through to
+    RAY_ADDRESS or a new local instance."""
+    with pytest.raises(simulate_ray.ClusterError, match="an address is a str"):
+        simulate_ray.connect(" ")

@@ -109,7 +109,7 @@ def connect(address: str | None = None) -> Cluster:
     Raises:
         ClusterError: nothing answers at the address, or Ray cannot connect to it.
     """
-    if address is not None and not isinstance(address, str):
+    if address is not None and (not isinstance(address, str) or not address.strip()):
         raise ClusterError(f"an address is a str such as 'head-node:6379', got {describe(address)}")
     if ray.is_initialized():
         return Cluster(None, _cpus(), 0.0, owned=False)
