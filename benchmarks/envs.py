@@ -35,7 +35,7 @@ import numpy as np
 import pyspiel
 
 import brisca
-from brisca.encoding import encode_observation, legal_mask
+from brisca.agents.encoding import encode_observation, legal_mask
 from brisca.envs.gymnasium import BriscaEnv
 from brisca.envs.openspiel import GAME_NAME
 from brisca.envs.pettingzoo import env as pettingzoo_env

@@ -27,8 +27,8 @@ import attrs
 import brisca
 from brisca import bots, encoding, records, sampling
 from brisca import match as matches
-from brisca.actions import ACTION_TYPES
-from brisca.rng import Generator
+from brisca.game.actions import ACTION_TYPES
+from brisca.game.rng import Generator
 
 #: Every action type built from an argument, as the notation knows them.
 TAKING_ARGUMENTS = [kind for kind in ACTION_TYPES if attrs.fields(kind)]

@@ -29,7 +29,7 @@ import time
 from collections.abc import Callable
 
 import brisca
-from brisca.match import match_apply
+from brisca.game.match import match_apply
 
 PRESETS = "spanish-2p,spanish-4p,subastada-4p"
 MATCH_HANDS = (200, 2000)

@@ -4,17 +4,17 @@ Run: ``python benchmarks/search.py [--positions N] [--hands N] [--presets spanis
 
 Four measurements, each a median over many positions, never a timed test:
 
-- **endgame**: :func:`brisca.search.solve` on random 2-player positions with an
+- **endgame**: :func:`brisca.agents.search.solve` on random 2-player positions with an
   empty stock (every card known, three tricks to go), in milliseconds;
 - **reach**: from the deal of a 2-player and a 4-player hand, iterative deepening
   one trick at a time (``solve(state, depth=k)``), the deepest search that ends
   within one second, with its positions searched;
-- **sampling**: :func:`brisca.sampling.sample_state` from the views of the 2-player
+- **sampling**: :func:`brisca.agents.sampling.sample_state` from the views of the 2-player
   positions the search bot searches (ten cards to play), as many worlds a view as a
   decision draws (``SearchBot().samples``), in milliseconds per world, with the
   share of the decision's time they take;
 - **decisions**: the search bot (``SearchBot()``, the ``hard`` level) playing
-  against :class:`~brisca.bots.HeuristicBot` in each preset, the median and 90th
+  against :class:`~brisca.agents.bots.HeuristicBot` in each preset, the median and 90th
   percentile of its time per decision over all its decisions and over the ones it
   searched (``SearchBot.searches``: those where it sampled worlds).
 
@@ -30,10 +30,10 @@ import time
 from collections.abc import Sequence
 
 import brisca
-from brisca.bots import HeuristicBot, SearchBot, play_game
-from brisca.rng import Generator
-from brisca.sampling import sample_state
-from brisca.search import cards_to_play, solve
+from brisca.agents.bots import HeuristicBot, SearchBot, play_game
+from brisca.agents.sampling import sample_state
+from brisca.agents.search import cards_to_play, solve
+from brisca.game.rng import Generator
 
 PRESETS = "spanish-2p,arrastre-2p,puerto-rican-2p,spanish-4p,subastada-4p,chiamata-5p"
 

@@ -25,8 +25,8 @@ import argparse
 import functools
 import time
 
-from brisca.arena import ArenaResult, run_arena
-from brisca.bots import BOTS, SearchBot
+from brisca.agents.bots import BOTS, SearchBot
+from brisca.runs.arena import ArenaResult, run_arena
 
 EXPERIMENTS: dict[str, list[tuple[str, str, str]]] = {
     "targets": [

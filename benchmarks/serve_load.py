@@ -12,7 +12,7 @@ process of its own on the loopback interface, and plays hands there two ways:
   server, which play in its worker threads.
 
 Each way plays `TABLES` hands, `K` tables at a time. In the same run, and
-between the two, ``brisca.bots.play_game`` plays the same number of hands between
+between the two, ``brisca.agents.bots.play_game`` plays the same number of hands between
 random bots in this process: the engine alone. It reports games per second and
 the CPU time per game: the server's (its process's user and system time over the
 games, from ``/proc``; elsewhere its whole life, start-up included) and the
@@ -37,7 +37,7 @@ from typing import Any
 from websockets.asyncio.client import connect
 
 import brisca
-from brisca.bots import RandomBot, play_game
+from brisca.agents.bots import RandomBot, play_game
 
 
 def cpu_of(pid: int) -> float | None:

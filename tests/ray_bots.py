@@ -16,9 +16,9 @@ import os
 from collections.abc import Sequence
 from pathlib import Path
 
-from brisca.actions import Action, Pass
-from brisca.bots import RandomBot
-from brisca.state import Observation
+from brisca.agents.bots import RandomBot
+from brisca.game.actions import Action, Pass
+from brisca.game.state import Observation
 
 FOLDER = "BRISCA_TEST_RAY_ORDERS"
 

@@ -11,7 +11,7 @@ Two kinds of import are left out of the graph, on purpose:
   accept a ``Match``) without the module depending on that layer. They still count
   for the private-name check: nothing needs another module's private name, not even
   to annotate.
-- the implicit import of a parent package. Importing ``brisca.engine`` first runs
+- the implicit import of a parent package. Importing ``brisca.game.engine`` first runs
   ``brisca/__init__.py``, which imports nearly everything; counting that edge would
   make every module part of one cycle, and says nothing about the modules themselves.
   An explicit ``import brisca`` or ``from brisca import name`` (a name that is not a
@@ -24,6 +24,7 @@ may import only from its own layer or a lower one.
 from __future__ import annotations
 
 import ast
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -32,51 +33,23 @@ import attrs
 SRC = Path(__file__).resolve().parent.parent / "src"
 PACKAGE = "brisca"
 
-#: DESIGN.md principle 6, lowest first: cards and errors, rules and presets, state,
-#: the rule modules, the engine, what builds on the engine, then the programs.
-LAYERS: tuple[tuple[str, ...], ...] = (
-    (
-        "brisca.errors",
-        "brisca.option",
-        "brisca.cards",
-        "brisca.actions",
-        "brisca.rng",
-        "brisca.jsonio",
-    ),
-    ("brisca.rules", "brisca.presets"),
-    # The events are values, which the engine and the variants emit as they move cards.
-    ("brisca.state", "brisca.tricks", "brisca.events"),
-    ("brisca.variants", "brisca.variants.*"),
-    ("brisca.engine",),
-    (
-        "brisca.match",
-        "brisca.records",
-        "brisca.encoding",
-        "brisca.sampling",
-        "brisca.serial",
-        # The solver and determinized search: on the engine and the sampler.
-        "brisca.search",
-    ),
-    (
-        "brisca.bots",
-        "brisca.arena",
-        "brisca.testing",
-        # Simulations, and their Ray backend (the ray extra).
-        "brisca.simulate",
-        "brisca.simulate_ray",
-        "brisca.cli",
-        "brisca.cli_arena",
-        "brisca.__main__",
-        "brisca",
-        # The framework adapters: programs on top of the bots and the command line.
-        "brisca.envs",
-        "brisca.envs.*",
-        # The reference game server and its command.
-        "brisca.server",
-        "brisca.server.*",
-        "brisca.cli_serve",
-    ),
-)
+#: DESIGN.md principles 6 and 9: each folder of the package, and the folders it may
+#: import from (its own included). The rules import nothing else of the package;
+#: documents and agents build on the rules and never on each other; runs build on
+#: both; the programs build on those, and of the programs only the command line
+#: starts another (the server, for ``brisca serve``). ``brisca`` is the facade.
+FOLDERS: dict[str, frozenset[str]] = {
+    "game": frozenset({"game"}),
+    "formats": frozenset({"game", "formats"}),
+    "agents": frozenset({"game", "agents"}),
+    "runs": frozenset({"game", "formats", "agents", "runs"}),
+    "testing": frozenset({"game", "formats", "agents", "testing"}),
+    "envs": frozenset({"game", "formats", "agents", "envs"}),
+    "server": frozenset({"game", "formats", "agents", "server"}),
+    "cli": frozenset({"brisca", "game", "formats", "agents", "runs", "server", "cli"}),
+    "__main__": frozenset({"cli"}),
+    "brisca": frozenset({"brisca", "game", "formats", "agents"}),
+}
 
 
 @attrs.frozen
@@ -233,12 +206,14 @@ def _cycle_in(start: str, members: set[str], edges: dict[str, set[str]]) -> list
     raise AssertionError(f"no cycle through {start}")  # a component always has one
 
 
-def layer_of(module: str) -> int:
-    for number, members in enumerate(LAYERS):
-        for pattern in members:
-            if module == pattern or (pattern.endswith(".*") and module.startswith(pattern[:-1])):
-                return number
-    raise AssertionError(f"{module} is in no layer: add it to LAYERS")
+def folder_of(module: str) -> str:
+    """The folder (or top-level module) of the package that `module` belongs to."""
+    parts = module.split(".")
+    assert parts[0] == PACKAGE, module
+    if len(parts) == 1:
+        return PACKAGE
+    assert parts[1] in FOLDERS, f"{module} is in no folder: add its folder to FOLDERS"
+    return parts[1]
 
 
 def _is_private(name: str) -> bool:
@@ -285,7 +260,7 @@ def _module_aliases(
 
 
 def _dotted(node: ast.expr, aliases: dict[str, str]) -> str | None:
-    """The module an expression such as ``brisca.records`` or ``layer`` names, if any."""
+    """The module an expression such as ``brisca.formats.records`` or ``layer`` names, if any."""
     if isinstance(node, ast.Name):
         return aliases.get(node.id)
     if isinstance(node, ast.Attribute):
@@ -294,17 +269,15 @@ def _dotted(node: ast.expr, aliases: dict[str, str]) -> str | None:
     return None
 
 
-def upward_imports() -> list[str]:
-    """Every run-time import of a module from a higher layer than the importer's."""
+def crossings() -> list[str]:
+    """Every run-time import of a module from a folder the importer's folder may not use."""
     problems = []
     for edge in all_imports():
         if edge.typing_only or edge.target == edge.source:
             continue
-        if layer_of(edge.target) > layer_of(edge.source):
-            problems.append(
-                f"{edge.source}:{edge.line} (layer {layer_of(edge.source)}) imports "
-                f"{edge.target} (layer {layer_of(edge.target)})"
-            )
+        source, target = folder_of(edge.source), folder_of(edge.target)
+        if target not in FOLDERS[source]:
+            problems.append(f"{edge.source}:{edge.line} ({source}/) imports {edge.target}")
     return problems
 
 
@@ -316,14 +289,16 @@ def test_the_graph_sees_deferred_imports_and_leaves_out_typing_ones(tmp_path: Pa
     path = tmp_path / "m.py"
     path.write_text(
         "from typing import TYPE_CHECKING\n"
-        "if TYPE_CHECKING:\n    from brisca.match import Match\n"
-        "def f():\n    from brisca import records\n    from brisca.sampling import _x\n",
+        "if TYPE_CHECKING:\n    from brisca.game.match import Match\n"
+        "def f():\n    from brisca.formats import records\n    from brisca.agents.sampling import _x\n",
         encoding="utf-8",
     )
-    found = list(imports("brisca.engine", path, {"brisca.records", "brisca.match"}))
+    found = list(
+        imports("brisca.game.engine", path, {"brisca.formats.records", "brisca.game.match"})
+    )
     runtime = {(i.target, i.names) for i in found if not i.typing_only}
-    assert runtime == {("brisca.records", ()), ("brisca.sampling", ("_x",))}
-    assert [i.target for i in found if i.typing_only] == ["brisca.match"]
+    assert runtime == {("brisca.formats.records", ()), ("brisca.agents.sampling", ("_x",))}
+    assert [i.target for i in found if i.typing_only] == ["brisca.game.match"]
 
 
 def test_the_cycle_finder_names_a_cycle() -> None:
@@ -333,10 +308,20 @@ def test_the_cycle_finder_names_a_cycle() -> None:
     assert cycles({"a": {"b"}, "b": set()}) == []
 
 
-def test_every_module_has_a_layer() -> None:
-    """LAYERS places every module of the package."""
+def test_every_module_has_a_folder() -> None:
+    """Every module of the package lies in a folder of FOLDERS (or is the facade,
+    ``__main__`` or the conformance kit): a new top-level module fails here."""
     for name in modules():
-        assert 0 <= layer_of(name) < len(LAYERS)
+        assert folder_of(name) in FOLDERS
+
+
+def test_a_crossing_is_found(tmp_path: Path) -> None:
+    """An import of the agents by the documents' folder is named as a crossing."""
+    path = tmp_path / "m.py"
+    path.write_text("from brisca.agents.bots import RandomBot\n", encoding="utf-8")
+    found = list(imports("brisca.formats.records", path, {"brisca.agents.bots"}))
+    assert [(folder_of(i.source), folder_of(i.target)) for i in found] == [("formats", "agents")]
+    assert "agents" not in FOLDERS["formats"]
 
 
 # The package itself.
@@ -354,8 +339,31 @@ def test_no_module_reaches_into_another_modules_private_names() -> None:
     assert not problems, "private names used across modules:\n" + "\n".join(problems)
 
 
-def test_each_module_imports_only_its_own_layer_or_lower() -> None:
-    """DESIGN.md principle 6: cards and errors, rules, state, rule modules, engine, the
-    layers built on the engine, then bots and programs; no module imports upwards."""
-    problems = upward_imports()
-    assert not problems, "imports from a higher layer:\n" + "\n".join(problems)
+def test_each_folder_imports_only_the_folders_below_it() -> None:
+    """DESIGN.md principles 6 and 9: the rules import nothing else of the package, the
+    documents and the agents only the rules, and only the command line starts another
+    program; deferred imports count."""
+    problems = crossings()
+    assert not problems, "imports across the folders' order:\n" + "\n".join(problems)
+
+
+def test_the_rules_import_only_attrs_and_the_standard_library() -> None:
+    """``brisca.game`` runs wherever attrs does: no other third-party import, deferred
+    or not, except under TYPE_CHECKING."""
+    allowed = set(sys.stdlib_module_names) | {"attrs", "attr", PACKAGE}
+    problems = []
+    for name, path in modules().items():
+        if folder_of(name) != "game":
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                tops = [alias.name.split(".")[0] for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and not node.level:
+                tops = [(node.module or "").split(".")[0]]
+            else:
+                continue
+            problems += [
+                f"{name}:{node.lineno} imports {top}" for top in tops if top not in allowed
+            ]
+    assert not problems, "\n".join(problems)

@@ -15,8 +15,8 @@ from typing import ClassVar
 import pytest
 
 import brisca
-from brisca.arena import ArenaResult, run_arena, seatings, sign_test, wilson_interval
-from brisca.bots import HeuristicBot
+from brisca.agents.bots import HeuristicBot
+from brisca.runs.arena import ArenaResult, run_arena, seatings, sign_test, wilson_interval
 
 HERE = Path(__file__).resolve().parent
 MODULE = Path(__file__).stem  # the bots below, as module:Class names

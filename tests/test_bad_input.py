@@ -318,7 +318,7 @@ def test_deep_json_is_refused_early(depth: int) -> None:
     """JSON nested 1,000 deep raised RecursionError; now a NotationError, even when the
     caller has used most of its stack."""
     from brisca import jsonio, records
-    from brisca.match import loads_match
+    from brisca.game.match import loads_match
 
     text = _deep_rules_text(depth)
     record = json.loads(records.dumps(records.record_game(brisca.new_game(seed=1), [])))
@@ -358,7 +358,7 @@ def test_depth_ignores_brackets_in_strings() -> None:
 )
 def test_json_text_must_be_plain_utf8(raw: object) -> None:
     from brisca import jsonio, records
-    from brisca.match import loads_match
+    from brisca.game.match import loads_match
 
     for call in (jsonio.parse, loads_match, records.loads):
         with pytest.raises(NotationError):
@@ -388,7 +388,7 @@ def test_junk_rules_options_are_refused_shortly(options: dict[str, object]) -> N
 
 def test_encoding_and_bots_refuse_wrong_arguments() -> None:
     from brisca import bots, encoding
-    from brisca.rng import Generator
+    from brisca.game.rng import Generator
 
     view = brisca.observe(STATE, 0)
     with pytest.raises(NotationError, match="mask"):
@@ -430,7 +430,7 @@ def test_decode_mask_still_takes_ints_and_bools() -> None:
 
 def _void_hands_record(hands: int) -> str:
     """A subastada match record of `hands` void hands: every seat passes."""
-    from brisca.match import dumps_match, match_apply, new_match
+    from brisca.game.match import dumps_match, match_apply, new_match
 
     game = new_match(brisca.preset("subastada-4p"), seed=3)
     while len(game.hands) < hands:
@@ -443,7 +443,7 @@ def test_loading_a_match_costs_linear_time() -> None:
     for every deal. Loading 10 times the hands must cost well under 20 times as much."""
     import time
 
-    from brisca.match import loads_match
+    from brisca.game.match import loads_match
 
     def best(text: str) -> float:
         times = []
@@ -459,7 +459,7 @@ def test_loading_a_match_costs_linear_time() -> None:
 
 
 def test_records_past_the_deal_limit_are_refused_before_replay() -> None:
-    from brisca.match import MAX_DEALS, loads_match
+    from brisca.game.match import MAX_DEALS, loads_match
 
     record = json.loads(_void_hands_record(2))
     record["actions"] = [[]] * (MAX_DEALS + 1)
@@ -470,8 +470,8 @@ def test_records_past_the_deal_limit_are_refused_before_replay() -> None:
 def test_a_stale_seed_stream_is_not_trusted() -> None:
     """The match carries its seed stream forward as a cache; a match evolved to another
     seed still deals from the documented stream of that seed."""
-    from brisca.match import match_apply, new_match
-    from brisca.rng import Generator
+    from brisca.game.match import match_apply, new_match
+    from brisca.game.rng import Generator
 
     game = attrs.evolve(new_match(RULES, seed=1, dealer=0), seed=8)
     number = game.hand_number

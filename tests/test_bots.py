@@ -10,7 +10,7 @@ from helpers import play, stacked
 
 import brisca
 from brisca import Action, Observation
-from brisca.bots import HeuristicBot, RandomBot, play_game
+from brisca.agents.bots import HeuristicBot, RandomBot, play_game
 
 
 def choice(state: brisca.State) -> Action:
@@ -32,7 +32,7 @@ def test_bots_only_ever_choose_legal_actions(name: str) -> None:
     n = rules.num_players
     chosen: list[tuple[Action, tuple[Action, ...]]] = []
 
-    def checked(bot: brisca.bots.Bot) -> brisca.bots.Bot:
+    def checked(bot: brisca.agents.bots.Bot) -> brisca.agents.bots.Bot:
         def call(observation: Observation, legal: Sequence[Action]) -> Action:
             action = bot(observation, legal)
             chosen.append((action, tuple(legal)))
@@ -231,16 +231,23 @@ def test_heuristic_calls_a_card_it_does_not_hold() -> None:
 
 def test_make_bot_names_the_builtin_bots_and_refuses_bad_names() -> None:
     """make_bot makes every bot of BOTS by name; bad names and seeds are BotErrors."""
-    from brisca.bots import BOTS, make_bot
-    from brisca.errors import BotError
+    from brisca.agents.bots import BOTS, make_bot
+    from brisca.game.errors import BotError
 
     assert repr(make_bot("random", seed=5)) == "RandomBot(seed=5)"
     assert isinstance(make_bot("heuristic"), HeuristicBot)
     assert set(BOTS) >= {"random", "heuristic"}
-    for name in ("genius", "brisca.bots:Nothing", "nowhere:Bot", ":Bot", "brisca.bots:", 7):
+    for name in (
+        "genius",
+        "brisca.agents.bots:Nothing",
+        "nowhere:Bot",
+        ":Bot",
+        "brisca.agents.bots:",
+        7,
+    ):
         with pytest.raises(BotError):
             make_bot(name)  # type: ignore[arg-type]
     with pytest.raises(BotError, match="seed"):
         make_bot("random", seed=-1)
     with pytest.raises(BotError, match="not callable"):
-        make_bot("brisca.bots:RICH_TRICK")
+        make_bot("brisca.agents.bots:RICH_TRICK")

@@ -25,7 +25,7 @@ import pytest
 
 import brisca
 from brisca.cli import main
-from brisca.cli_serve import listen
+from brisca.cli.serve import listen
 
 pytestmark = pytest.mark.browser
 
@@ -196,7 +196,10 @@ def test_play_a_whole_2p_hand_against_a_bot_by_clicking_cards(
         page.click("#download")
     path = tmp_path / "hand.jsonl"
     download.value.save_as(path)
-    assert brisca.records.loads(path.read_text(encoding="utf-8")).result.points == outcome.points
+    assert (
+        brisca.formats.records.loads(path.read_text(encoding="utf-8")).result.points
+        == outcome.points
+    )
     assert main(["replay", str(path)]) == 0
 
 

@@ -7,7 +7,7 @@ import pickle
 import pytest
 
 from brisca import Card, NotationError, Suit
-from brisca.cards import DeckKind, deck_cards
+from brisca.game.cards import DeckKind, deck_cards
 
 
 @pytest.mark.parametrize(

@@ -19,7 +19,7 @@ import pytest
 from helpers import observed_cards
 
 import brisca
-from brisca.cli import (
+from brisca.cli.main import (
     Style,
     clean,
     describe_deal,
@@ -29,7 +29,7 @@ from brisca.cli import (
     unused_options,
     wilson_interval,
 )
-from brisca.events import Announced, CardsDrawn, Event
+from brisca.game.events import Announced, CardsDrawn, Event
 
 
 def run(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
@@ -272,9 +272,11 @@ def test_simulate_refuses_an_unknown_bot() -> None:
 
 def test_simulate_takes_a_bot_by_module_and_class() -> None:
     """A user's own bot plays by ``module:Class``; one that cannot be imported is refused."""
-    done = run("simulate", "-n", "5", "--seed", "1", "--bots", "brisca.bots:HeuristicBot,random")
+    done = run(
+        "simulate", "-n", "5", "--seed", "1", "--bots", "brisca.agents.bots:HeuristicBot,random"
+    )
     assert done.returncode == 0, done.stderr
-    assert "brisca.bots:HeuristicBot" in done.stdout
+    assert "brisca.agents.bots:HeuristicBot" in done.stdout
     done = run("simulate", "-n", "5", "--bots", "no_such_module:Bot")
     assert done.returncode == 2
     assert "cannot import the bot 'no_such_module:Bot'" in done.stderr
@@ -295,7 +297,9 @@ def test_wilson_interval() -> None:
 @pytest.fixture(scope="module")
 def records_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Three casino-2p games written by `brisca simulate --out`."""
-    pytest.importorskip("brisca.records", reason="brisca.records (game records) is not there yet")
+    pytest.importorskip(
+        "brisca.formats.records", reason="brisca.formats.records (game records) is not there yet"
+    )
     out = tmp_path_factory.mktemp("records") / "games.jsonl"
     done = run("simulate", "-n", "3", "--seed", "4", "--preset", "casino-2p", "--out", str(out))
     assert done.returncode == 0, done.stderr
@@ -361,7 +365,9 @@ def test_replay_shows_a_record_trick_by_trick(records_file: Path) -> None:
 
 def test_replay_and_validate_refuse_a_missing_file(tmp_path: Path) -> None:
     """A file that cannot be read is a usage error."""
-    pytest.importorskip("brisca.records", reason="brisca.records (game records) is not there yet")
+    pytest.importorskip(
+        "brisca.formats.records", reason="brisca.formats.records (game records) is not there yet"
+    )
     for command in ("replay", "validate"):
         done = run(command, str(tmp_path / "nothing.json"))
         assert done.returncode == 2

@@ -9,7 +9,7 @@ from helpers import find_finished, play, stacked
 
 import brisca
 from brisca import Card, Rules, Suit
-from brisca.rng import Generator
+from brisca.game.rng import Generator
 
 
 def test_trump_wins_the_trick_t1_s000() -> None:

@@ -94,7 +94,7 @@ def test_readme_links_resolve() -> None:
 
 
 def test_submodules_named_in_the_docs_are_attributes_after_import_brisca() -> None:
-    """`import brisca` then `brisca.bots` (and every submodule the docs name) works."""
+    """`import brisca` then `brisca.agents.bots` (and every submodule the docs name) works."""
     package = ROOT / "src" / "brisca"
     modules = {p.stem for p in package.glob("*.py") if not p.stem.startswith("_")}
     modules |= {p.name for p in package.iterdir() if (p / "__init__.py").exists()}
@@ -105,7 +105,7 @@ def test_submodules_named_in_the_docs_are_attributes_after_import_brisca() -> No
         "import sys, brisca\n"
         "lazy = [m for m in ('bots', 'cli') if 'brisca.' + m in sys.modules]\n"
         f"missing = [m for m in {sorted(named)!r} if not hasattr(brisca, m)]\n"
-        "print(lazy, missing, brisca.bots.HeuristicBot.__name__, 'bots' in dir(brisca))"
+        "print(lazy, missing, brisca.agents.bots.HeuristicBot.__name__, 'bots' in dir(brisca))"
     )
     done = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=False

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 import brisca
 from brisca import Card, Observation
-from brisca.encoding import (
+from brisca.agents.encoding import (
     ACTION_SPACE,
     action_from_index,
     action_index,
@@ -26,9 +26,9 @@ from brisca.encoding import (
     legal_mask,
     observation_to_dict,
 )
-from brisca.rng import Generator
-from brisca.sampling import sample_state
-from brisca.variants.arrastre import known_voids
+from brisca.agents.sampling import sample_state
+from brisca.game.rng import Generator
+from brisca.game.variants.arrastre import known_voids
 
 seeds = st.integers(min_value=0, max_value=2**64)
 

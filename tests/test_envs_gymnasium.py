@@ -12,7 +12,7 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 
 import brisca
-from brisca.encoding import action_index, action_space, encoding_size
+from brisca.agents.encoding import action_index, action_space, encoding_size
 from brisca.envs.gymnasium import ENV_ID, BriscaEnv
 
 #: The learner's seat in the conformance checks: it plays every preset's first hand, and

@@ -11,7 +11,12 @@ import pyspiel
 import pytest
 
 import brisca
-from brisca.encoding import action_index, encode_observation, encoding_size, observation_to_dict
+from brisca.agents.encoding import (
+    action_index,
+    encode_observation,
+    encoding_size,
+    observation_to_dict,
+)
 from brisca.envs.openspiel import GAME_NAME, BriscaGame, BriscaState
 
 CHANCE = pyspiel.PlayerId.CHANCE

@@ -12,7 +12,7 @@ from pettingzoo.test import api_test, seed_test
 from pettingzoo.utils.env import AECEnv
 
 import brisca
-from brisca.encoding import action_index, action_space, encoding_size
+from brisca.agents.encoding import action_index, action_space, encoding_size
 from brisca.envs.pettingzoo import BriscaAEC, env
 
 #: What api_test says of every Dict observation outside PettingZoo's own list of classic

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 import brisca
 from brisca import Card, Observation, State
-from brisca.events import (
+from brisca.game.events import (
     Announced,
     AuctionWon,
     BlackHandClaimed,

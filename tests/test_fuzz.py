@@ -23,8 +23,8 @@ from strategies import any_json, mutated, to_text
 import brisca
 from brisca import bots, encoding, records, sampling
 from brisca import match as matches
-from brisca.actions import ACTION_TYPES
-from brisca.rng import Generator
+from brisca.game.actions import ACTION_TYPES
+from brisca.game.rng import Generator
 
 #: The longest error message the library may give (issue 11: capped, never giant).
 MESSAGE_LIMIT = 200
@@ -110,7 +110,7 @@ def refused(call: Callable[..., object], *args: Any, **kwargs: Any) -> brisca.Br
 def test_fuzzed_state_documents(data: st.DataObject) -> None:
     """brisca.loads: a mutated dump reads as a state or fails as a BriscaError."""
     text = to_text(data.draw(mutated(data.draw(st.sampled_from(STATE_DOCS)))))
-    # Only the type is checked: serial.py is being rewritten to read through brisca.jsonio.
+    # Only the type is checked: serial.py is being rewritten to read through brisca.game.jsonio.
     with contextlib.suppress(brisca.BriscaError):
         brisca.loads(text)
 
@@ -237,7 +237,7 @@ def test_fuzzed_sampling_arguments(which: int, field: str, value: object, rng: o
 @examples(800)
 @given(value=junk)
 def test_fuzzed_generator(value: object) -> None:
-    """brisca.rng.Generator refuses a bad seed, bound or sequence with a BriscaError."""
+    """brisca.game.rng.Generator refuses a bad seed, bound or sequence with a BriscaError."""
     refused(Generator, value)
     refused(Generator(1).below, value)
     refused(Generator(1).shuffle, value)
@@ -309,7 +309,7 @@ def test_new_game_names_a_state_by_its_type_only() -> None:
 
 def test_describe_caps_and_hides() -> None:
     """errors.describe quotes a capped repr and names a game's values by type alone."""
-    from brisca.errors import QUOTE_LIMIT, describe
+    from brisca.game.errors import QUOTE_LIMIT, describe
 
     assert describe("1Z") == "'1Z' (str)"
     assert len(describe("x" * 10_000)) <= QUOTE_LIMIT + len(" (str)")

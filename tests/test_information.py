@@ -17,8 +17,8 @@ from strategies import any_rules
 
 import brisca
 from brisca import Action, Rules, State
-from brisca.rng import Generator
-from brisca.sampling import sample_state, unseen_cards
+from brisca.agents.sampling import sample_state, unseen_cards
+from brisca.game.rng import Generator
 
 seeds = st.integers(min_value=0, max_value=2**64)
 

@@ -36,7 +36,7 @@ from brisca import (
     State,
     StateError,
 )
-from brisca.match import (
+from brisca.game.match import (
     HandRecord,
     Match,
     dumps_match,
@@ -49,8 +49,8 @@ from brisca.match import (
     match_result,
     new_match,
 )
-from brisca.rng import Generator
-from brisca.state import BlackHandWin, Termination
+from brisca.game.rng import Generator
+from brisca.game.state import BlackHandWin, Termination
 
 #: Trick order, strongest first (SPEC §1.2), for cut_high.
 TRICK_ORDER = (1, 3, 12, 11, 10, 9, 8, 7, 6, 5, 4, 2)

@@ -9,8 +9,8 @@ import attrs
 import pytest
 
 import brisca
-from brisca.bots import HeuristicBot, RandomBot, play_game, play_match
-from brisca.encoding import observation_to_dict, rules_to_dict
+from brisca.agents.bots import HeuristicBot, RandomBot, play_game, play_match
+from brisca.agents.encoding import observation_to_dict, rules_to_dict
 
 
 def test_library_bots_act_on_a_match_view() -> None:

@@ -14,7 +14,7 @@ from strategies import tables, variant_rules
 
 import brisca
 import brisca.testing
-from brisca.bots import HeuristicBot
+from brisca.agents.bots import HeuristicBot
 from brisca.testing import (
     ConformanceError,
     check_game,

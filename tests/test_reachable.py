@@ -33,7 +33,7 @@ from brisca import (
     Suit,
     SwapRecord,
 )
-from brisca.actions import SIGNAL_NAMES
+from brisca.game.actions import SIGNAL_NAMES
 
 PRESET_NAMES = sorted(brisca.PRESETS)
 

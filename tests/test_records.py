@@ -17,8 +17,8 @@ from strategies import any_json
 
 import brisca
 from brisca import records
-from brisca.encoding import ACTION_SPACE
-from brisca.records import GameRecord, Problem, RecordedResult
+from brisca.agents.encoding import ACTION_SPACE
+from brisca.formats.records import GameRecord, Problem, RecordedResult
 
 presets = st.sampled_from(sorted(brisca.PRESETS))
 seeds = st.integers(min_value=0, max_value=2**64)

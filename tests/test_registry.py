@@ -7,9 +7,9 @@ import random
 import pytest
 
 import brisca
-from brisca.actions import ACTION_TYPES, Play, parse_action
-from brisca.encoding import ACTION_SPACE, action_space
-from brisca.variants import VARIANTS, owner
+from brisca.agents.encoding import ACTION_SPACE, action_space
+from brisca.game.actions import ACTION_TYPES, Play, parse_action
+from brisca.game.variants import VARIANTS, owner
 
 
 def test_every_action_type_but_play_has_one_owning_variant() -> None:
@@ -99,8 +99,8 @@ def test_a_result_names_how_the_hand_ended(name: str) -> None:
 
 def test_the_signal_names_are_those_of_the_vocabularies_spec_2_9() -> None:
     """The notation's signal names are exactly the vocabularies' names, in order."""
-    from brisca.actions import SIGNAL_NAMES
-    from brisca.variants.signals import VOCABULARIES
+    from brisca.game.actions import SIGNAL_NAMES
+    from brisca.game.variants.signals import VOCABULARIES
 
     names = [name for vocabulary in VOCABULARIES.values() for name in vocabulary]
     assert tuple(dict.fromkeys(names)) == SIGNAL_NAMES

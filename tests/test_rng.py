@@ -9,11 +9,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import brisca
-from brisca.rng import Generator
+from brisca.game.rng import Generator
 
 
 def reference_shuffle(seed: int, items: list[int]) -> list[int]:
-    """The brisca.rng module documentation, followed literally and slowly."""
+    """The brisca.game.rng module documentation, followed literally and slowly."""
     seed_bytes = seed.to_bytes((seed.bit_length() + 7) // 8, "big")
     stream = ""
     block = 0

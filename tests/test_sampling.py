@@ -17,10 +17,10 @@ from strategies import variant_rules
 
 import brisca
 from brisca import Card, Observation, State, Suit
-from brisca.encoding import encode_observation, encoding_size
-from brisca.rng import Generator
-from brisca.sampling import known_hands, sample_state, unseen_cards
-from brisca.variants.arrastre import known_voids
+from brisca.agents.encoding import encode_observation, encoding_size
+from brisca.agents.sampling import known_hands, sample_state, unseen_cards
+from brisca.game.rng import Generator
+from brisca.game.variants.arrastre import known_voids
 
 seeds = st.integers(min_value=0, max_value=2**64)
 
@@ -85,7 +85,7 @@ def check_inferences(view: Observation, sample: State) -> None:
                 if beats or (card.suit is view.trump and best.suit is not view.trump):
                     best = card
     # SPEC §2.9: honest signals: a seat that still holds its dealt hand holds what it said.
-    vocab = brisca.variants.signals.VOCABULARIES[rules.signal_vocabulary]
+    vocab = brisca.game.variants.signals.VOCABULARIES[rules.signal_vocabulary]
     for record in view.signals:
         dealt = sample.deal.hands[record.seat]
         if record.trick == 0 and not any(s.seat == record.seat for s in view.swaps):
@@ -125,7 +125,7 @@ def witnesses(
 ) -> Iterator[State]:
     """Other worlds the seat cannot tell from the real one, found independently of the
     sampler: the real game replayed from decks whose unseen cards are shuffled."""
-    from brisca.records import deck_order
+    from brisca.formats.records import deck_order
 
     deck = list(deck_order(start))
     end = start
@@ -403,7 +403,7 @@ def test_nonsense_observations_fail_as_brisca_errors(
     state = states[rng.randrange(len(states))]
     view = brisca.observe(state, rng.randrange(state.rules.num_players))
     bad = attrs.evolve(view, **{field: value})
-    import brisca.sampling as sampling
+    import brisca.agents.sampling as sampling
 
     limit, sampling.MAX_ATTEMPTS = sampling.MAX_ATTEMPTS, 50  # keep refusals quick
     try:

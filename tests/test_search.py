@@ -1,4 +1,4 @@
-"""The solver (`brisca.search.solve`): exact against plain minimax, and what it refuses."""
+"""The solver (`brisca.agents.search.solve`): exact against plain minimax, and what it refuses."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ import random
 import pytest
 
 import brisca
-from brisca.rng import Generator
-from brisca.search import INFINITE_DEPTH, cards_to_play, evaluate, score, solve
-from brisca.state import ContractResult, State, Termination
+from brisca.agents.search import INFINITE_DEPTH, cards_to_play, evaluate, score, solve
+from brisca.game.rng import Generator
+from brisca.game.state import ContractResult, State, Termination
 
 # Presets whose trick play differs: free play, arrastre duties, swaps, a black hand,
 # cubierta, signals, cantes after an auction, the seat sitting out, a called partner.

@@ -10,10 +10,10 @@ from helpers import stacked
 
 import brisca
 from brisca import Action, Observation
-from brisca.bots import BOTS, LEVELS, HeuristicBot, SearchBot, make_bot, play_game
-from brisca.rng import Generator
-from brisca.sampling import sample_state
-from brisca.search import cards_to_play, solve
+from brisca.agents.bots import BOTS, LEVELS, HeuristicBot, SearchBot, make_bot, play_game
+from brisca.agents.sampling import sample_state
+from brisca.agents.search import cards_to_play, solve
+from brisca.game.rng import Generator
 
 
 def positions(preset: str, count: int, left: int, seed: int) -> list[brisca.State]:
@@ -141,7 +141,7 @@ def test_search_bot_raises_a_chiamata_auction_by_the_lowest_step() -> None:
         view, legal = brisca.observe(state, 1), brisca.legal_actions(state)
         guess = HeuristicBot()(view, legal)
         # The calls it weighs are the rule under test, so read them where they are made.
-        weighed = brisca.bots._auction_candidates(legal, guess)
+        weighed = brisca.agents.bots._auction_candidates(legal, guess)
         assert set(weighed) == {brisca.BidRank(12), brisca.Pass(), guess}
         assert SearchBot(samples=2, seed=seed)(view, legal) in weighed
 

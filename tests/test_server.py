@@ -24,11 +24,11 @@ from starlette.testclient import TestClient
 
 import brisca
 from brisca import Card, records
-from brisca.bots import BOTS
+from brisca.agents.bots import BOTS
 from brisca.cli import main
-from brisca.cli_serve import listen
-from brisca.engine import trump_is_public
-from brisca.rules import PartnerHandVisibility
+from brisca.cli.serve import listen
+from brisca.game.engine import trump_is_public
+from brisca.game.rules import PartnerHandVisibility
 from brisca.server import protocol
 from brisca.server.app import OUTBOX, Connection, create_app
 from brisca.server.protocol import MAX_MESSAGE
@@ -396,7 +396,7 @@ def test_table_requests_are_checked(server: Server) -> None:
     refused({"rules": "spanish-9p", "seats": ["human"]}, "unknown preset")
     refused({"rules": "spanish-2p", "seats": ["human"]}, "seat 2 players")
     refused({"rules": "spanish-2p", "seats": ["human", "genius"]}, "seat 1 must be")
-    refused({"rules": "spanish-2p", "seats": ["human", "brisca.bots:RandomBot"]}, "seat 1")
+    refused({"rules": "spanish-2p", "seats": ["human", "brisca.agents.bots:RandomBot"]}, "seat 1")
     refused({"rules": "spanish-2p", "seats": ["human", "random"], "match": "yes"}, "bool")
     refused({"rules": "spanish-2p", "seats": ["human", "random"], "color": 1}, "unknown field")
     refused(
@@ -494,7 +494,7 @@ def test_bots_fill_the_seats_nobody_has_taken(server: Server) -> None:
 def test_any_bot_registered_in_brisca_bots_can_take_a_seat(
     server: Server, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The levels offered are the names of brisca.bots.BOTS, a new one included."""
+    """The levels offered are the names of brisca.agents.bots.BOTS, a new one included."""
     chosen: list[int] = []
 
     def last_card(observation: brisca.Observation, legal: Any) -> brisca.Action:

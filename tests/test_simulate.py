@@ -1,4 +1,4 @@
-"""brisca.simulate: the games of a run, gathered back in order whatever order they come in."""
+"""brisca.runs.simulate: the games of a run, gathered back in order whatever order they come in."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from collections.abc import Iterator
 import pytest
 
 from brisca import BriscaError, StateError, simulate
-from brisca.rng import Generator
+from brisca.game.rng import Generator
 
 
 def fake(k: int) -> simulate.Game:

@@ -22,7 +22,7 @@ import ray_bots
 from helpers import python
 
 from brisca import BriscaError, simulate, simulate_ray
-from brisca.bots import bot_seed
+from brisca.agents.bots import bot_seed
 from brisca.cli import main
 
 TESTS = Path(__file__).resolve().parent
@@ -212,10 +212,10 @@ def test_without_ray_the_backend_names_the_extra_to_install() -> None:
 
 
 def test_the_command_and_a_local_run_import_no_ray() -> None:
-    """Ray is imported for --backend ray only: not by brisca.cli, brisca.simulate or a local run."""
+    """Ray is imported for --backend ray only: not by brisca.cli.main, brisca.runs.simulate or a local run."""
     script = (
-        "import sys, brisca, brisca.cli, brisca.simulate\n"
-        "brisca.cli.main(['simulate', '-q', '-n', '3', '--seed', '1'])\n"
+        "import sys, brisca, brisca.cli.main, brisca.runs.simulate\n"
+        "brisca.cli.main.main(['simulate', '-q', '-n', '3', '--seed', '1'])\n"
         "print('ray' in sys.modules)\n"
     )
     assert python(script).splitlines()[-1] == "False"

@@ -6,7 +6,7 @@ import attrs
 import pytest
 
 import brisca
-from brisca.state import State, Trick, _StateSlots, _TrickSlots, build_state, build_trick
+from brisca.game.state import State, Trick, _StateSlots, _TrickSlots, build_state, build_trick
 
 
 @pytest.mark.parametrize(("cls", "base"), [(State, _StateSlots), (Trick, _TrickSlots)])

@@ -8,8 +8,14 @@
 120
 """
 
-from brisca import encoding, events, records, sampling
-from brisca.actions import (
+from brisca.agents import encoding, sampling
+from brisca.agents.encoding import encode_observation, legal_mask, observation_to_dict
+from brisca.agents.sampling import sample_state
+from brisca.formats import records
+from brisca.formats.records import GameRecord, record_game
+from brisca.formats.saves import check_state, dumps, loads
+from brisca.game import events
+from brisca.game.actions import (
     Action,
     Bid,
     BidRank,
@@ -23,9 +29,8 @@ from brisca.actions import (
     Swap,
     parse_action,
 )
-from brisca.cards import Card, DeckKind, Suit
-from brisca.encoding import encode_observation, legal_mask, observation_to_dict
-from brisca.engine import (
+from brisca.game.cards import Card, DeckKind, Suit
+from brisca.game.engine import (
     Playable,
     apply,
     deal_layout,
@@ -37,7 +42,7 @@ from brisca.engine import (
     result,
     step,
 )
-from brisca.errors import (
+from brisca.game.errors import (
     BotError,
     BriscaError,
     IllegalActionError,
@@ -45,7 +50,7 @@ from brisca.errors import (
     RulesError,
     StateError,
 )
-from brisca.match import (
+from brisca.game.match import (
     HandRecord,
     Match,
     MatchObservation,
@@ -60,9 +65,8 @@ from brisca.match import (
     match_result,
     new_match,
 )
-from brisca.presets import PRESETS, preset
-from brisca.records import GameRecord, record_game
-from brisca.rules import (
+from brisca.game.presets import PRESETS, preset
+from brisca.game.rules import (
     SWAP_BUNDLES,
     BlackHand,
     BlackHandClaim,
@@ -95,9 +99,7 @@ from brisca.rules import (
     TrumpSelection,
     TrumpVisibility,
 )
-from brisca.sampling import sample_state
-from brisca.serial import check_state, dumps, loads
-from brisca.state import (
+from brisca.game.state import (
     BidRecord,
     BlackHandWin,
     Cante,
@@ -117,29 +119,47 @@ from brisca.state import (
 
 __version__ = "0.1.0"
 
-#: Submodules loaded on first use as attributes (``brisca.bots``), to keep ``import brisca`` lean.
-_LAZY_SUBMODULES = (
-    "arena",
-    "bots",
-    "cli",
-    "envs",
-    "server",
-    "simulate",
-    "simulate_ray",
-    "testing",
-)
+#: Modules loaded on first use as attributes (``brisca.bots``), to keep ``import brisca``
+#: lean, and the modules of the flat layout before 0.2 by their old names, so that
+#: ``brisca.engine`` or ``from brisca import match`` still reach them.
+_LAZY_MODULES = {
+    "actions": "brisca.game.actions",
+    "arena": "brisca.runs.arena",
+    "bots": "brisca.agents.bots",
+    "cards": "brisca.game.cards",
+    "cli": "brisca.cli",
+    "engine": "brisca.game.engine",
+    "envs": "brisca.envs",
+    "errors": "brisca.game.errors",
+    "jsonio": "brisca.game.jsonio",
+    "match": "brisca.game.match",
+    "option": "brisca.game.option",
+    "presets": "brisca.game.presets",
+    "rng": "brisca.game.rng",
+    "rules": "brisca.game.rules",
+    "search": "brisca.agents.search",
+    "serial": "brisca.formats.saves",
+    "server": "brisca.server",
+    "simulate": "brisca.runs.simulate",
+    "simulate_ray": "brisca.runs.ray",
+    "state": "brisca.game.state",
+    "testing": "brisca.testing",
+    "tricks": "brisca.game.tricks",
+    "variants": "brisca.game.variants",
+}
 
 
 def __getattr__(name: str) -> object:
-    if name in _LAZY_SUBMODULES:
+    path = _LAZY_MODULES.get(name)
+    if path is not None:
         import importlib
 
-        return importlib.import_module(f"brisca.{name}")
+        return importlib.import_module(path)
     raise AttributeError(f"module 'brisca' has no attribute {name!r}")
 
 
 def __dir__() -> list[str]:
-    return sorted({*globals(), *_LAZY_SUBMODULES})
+    return sorted({*globals(), *_LAZY_MODULES})
 
 
 __all__ = [

@@ -41,7 +41,12 @@ from typing import Any
 
 import attrs
 
-from brisca.actions import (
+from brisca.agents.bots import Bot
+from brisca.formats.records import dumps as dumps_record
+from brisca.formats.records import loads as loads_record
+from brisca.formats.records import record_game, replay
+from brisca.formats.saves import dumps, loads
+from brisca.game.actions import (
     Action,
     Bid,
     BidRank,
@@ -54,15 +59,11 @@ from brisca.actions import (
     Sing,
     Swap,
 )
-from brisca.bots import Bot
-from brisca.cards import Card, Suit
-from brisca.engine import apply, is_legal, legal_actions, new_game, observe, result
-from brisca.errors import IllegalActionError
-from brisca.presets import preset
-from brisca.records import dumps as dumps_record
-from brisca.records import loads as loads_record
-from brisca.records import record_game, replay
-from brisca.rules import (
+from brisca.game.cards import Card, Suit
+from brisca.game.engine import apply, is_legal, legal_actions, new_game, observe, result
+from brisca.game.errors import IllegalActionError
+from brisca.game.presets import preset
+from brisca.game.rules import (
     FirstLeader,
     PlayObligation,
     Rules,
@@ -70,8 +71,7 @@ from brisca.rules import (
     TrumpSelection,
     TrumpVisibility,
 )
-from brisca.serial import dumps, loads
-from brisca.state import State
+from brisca.game.state import State
 
 __all__ = [
     "ConformanceError",

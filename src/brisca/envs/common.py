@@ -4,7 +4,7 @@ It needs numpy, which every ``envs`` extra installs. Only :func:`observation_spa
 needs gymnasium (the ``pettingzoo`` and ``gym`` extras), and imports it itself, so that the
 OpenSpiel game (``brisca[openspiel]``) shares the rest without it. It holds no rule of the
 game: observations come from :func:`brisca.observe` through
-:func:`brisca.encoding.encode_observation`, masks from :func:`brisca.encoding.legal_mask`,
+:func:`brisca.agents.encoding.encode_observation`, masks from :func:`brisca.agents.encoding.legal_mask`,
 actions from the fixed action index and every check of an action from
 :func:`brisca.refusal`.
 """
@@ -23,20 +23,20 @@ except ImportError as missing:
         f"brisca.envs needs numpy: pip install 'brisca[gym]' ({missing})"
     ) from missing
 
-from brisca.actions import Action
-from brisca.cli import describe_deal, describe_result
-from brisca.encoding import (
+from brisca.agents.encoding import (
     action_from_index,
     action_space,
     encode_observation,
     encoding_size,
     legal_mask,
 )
-from brisca.engine import new_game, observe
-from brisca.errors import StateError, describe
-from brisca.rng import Generator
-from brisca.rules import Rules
-from brisca.state import HandResult, State
+from brisca.cli.main import describe_deal, describe_result
+from brisca.game.actions import Action
+from brisca.game.engine import new_game, observe
+from brisca.game.errors import StateError, describe
+from brisca.game.rng import Generator
+from brisca.game.rules import Rules
+from brisca.game.state import HandResult, State
 
 if TYPE_CHECKING:
     from gymnasium import spaces
@@ -208,7 +208,7 @@ class HandSeeds:
 
     A hand reset with a seed is ``brisca.new_game(rules, seed=seed)``, so it can be
     replayed outside the environment; later hands reset without one take their seeds
-    from ``brisca.rng.Generator(seed)``. Before any seed, the environment's own seed
+    from ``brisca.game.rng.Generator(seed)``. Before any seed, the environment's own seed
     plays that part, or a fresh one from the operating system.
     """
 

@@ -11,7 +11,7 @@ The learner holds one seat; the library's bots (or bots of your own) hold the ot
 One hand is one episode. Each observation is the same ``Dict`` as the PettingZoo
 environment's (:mod:`brisca.envs.pettingzoo`): ``observation``, the learner's
 encoded view, and ``action_mask``, its legal actions over
-:func:`brisca.encoding.action_space`. An action is an index of that space. The
+:func:`brisca.agents.encoding.action_space`. An action is an index of that space. The
 bots play their turns inside :meth:`BriscaEnv.step`, each seeing only its seat's
 observation. The reward is 0 until the hand ends, then the learner's side's
 reward (see :func:`brisca.envs.common.seat_rewards`).
@@ -36,10 +36,8 @@ except ImportError as missing:
         f"brisca.envs.gymnasium needs Gymnasium and numpy: pip install 'brisca[gym]' ({missing})"
     ) from missing
 
-from brisca.actions import Action
-from brisca.bots import Bot, make_bot
-from brisca.encoding import action_space
-from brisca.engine import apply, checked_rules, legal_actions, observe, refusal, result
+from brisca.agents.bots import Bot, make_bot
+from brisca.agents.encoding import action_space
 from brisca.envs.common import (
     RENDER_MODES,
     HandSeeds,
@@ -55,9 +53,11 @@ from brisca.envs.common import (
     seat_rewards,
     worst_reward,
 )
-from brisca.errors import BotError, IllegalActionError, StateError, describe
-from brisca.rules import Rules
-from brisca.state import HandResult, State
+from brisca.game.actions import Action
+from brisca.game.engine import apply, checked_rules, legal_actions, observe, refusal, result
+from brisca.game.errors import BotError, IllegalActionError, StateError, describe
+from brisca.game.rules import Rules
+from brisca.game.state import HandResult, State
 
 __all__ = ["ENV_ID", "BriscaEnv", "make"]
 
@@ -80,9 +80,9 @@ class BriscaEnv(gymnasium.Env[_Obs, Any]):
         seat: the learner's seat.
         opponents: the bots of the other seats: one for all of them, or a sequence
             with one per other seat, in seat order. A bot is a name for
-            :func:`brisca.bots.make_bot` (``"heuristic"``, ``"random"``,
+            :func:`brisca.agents.bots.make_bot` (``"heuristic"``, ``"random"``,
             ``"module:Class"``), made afresh each hand with a seed drawn from the
-            hand's, or any :class:`brisca.bots.Bot` callable, used as it is.
+            hand's, or any :class:`brisca.agents.bots.Bot` callable, used as it is.
         reward: ``"margin"`` (default): the side's card points minus the mean of
             the other sides'; ``"win"``: +1, 0 for a tie, -1.
         illegal: ``"terminate"`` (default): an action outside the mask ends the

@@ -21,7 +21,7 @@ outcome is the index in ``rules.cards`` of the next card to leave the pack, in t
 order ``brisca.new_game(rules, deck=...)`` takes (the deal, the turned card, the
 stock), each remaining card equally likely. Then come the decision nodes, auction
 included, acting as ``brisca.State.to_act`` says; an action is an index of
-:func:`brisca.encoding.action_space`. The returns come when the hand ends, the same
+:func:`brisca.agents.encoding.action_space`. The returns come when the hand ends, the same
 for partners (see :func:`brisca.envs.common.seat_rewards`).
 
 Game parameters:
@@ -48,9 +48,7 @@ except ImportError as missing:
     ) from missing
 import numpy as np
 
-from brisca.actions import Play
-from brisca.cards import Card
-from brisca.encoding import (
+from brisca.agents.encoding import (
     action_from_index,
     action_index,
     action_space,
@@ -60,16 +58,18 @@ from brisca.encoding import (
     legal_mask,
     observation_to_dict,
 )
-from brisca.engine import deal_layout, new_game, observe, refusal, result, step
+from brisca.agents.sampling import sample_state
 from brisca.envs.common import checked_reward, render_table, seat_rewards, worst_reward
-from brisca.errors import IllegalActionError, NotationError, RulesError, StateError, describe
-from brisca.events import CardsDrawn
-from brisca.presets import preset
-from brisca.rng import Generator
-from brisca.rules import Rules, TeamMode
-from brisca.sampling import sample_state
-from brisca.serial import dumps, loads
-from brisca.state import State
+from brisca.formats.saves import dumps, loads
+from brisca.game.actions import Play
+from brisca.game.cards import Card
+from brisca.game.engine import deal_layout, new_game, observe, refusal, result, step
+from brisca.game.errors import IllegalActionError, NotationError, RulesError, StateError, describe
+from brisca.game.events import CardsDrawn
+from brisca.game.presets import preset
+from brisca.game.rng import Generator
+from brisca.game.rules import Rules, TeamMode
+from brisca.game.state import State
 
 __all__ = ["GAME_NAME", "PARAMETERS", "BriscaGame", "BriscaObserver", "BriscaState"]
 
@@ -393,7 +393,7 @@ class BriscaState(pyspiel.State):  # type: ignore[misc]
 
     def resample_from_infostate(self, player: int, sampler: Callable[[], float]) -> BriscaState:
         """A state that `player` cannot tell from this one: the same information state,
-        other hidden cards (``brisca.sampling.sample_state``), drawn with a seed from
+        other hidden cards (``brisca.agents.sampling.sample_state``), drawn with a seed from
         `sampler` (a callable returning a float in [0, 1), such as
         ``pyspiel.UniformProbabilitySampler(seed, 0.0, 1.0)``).
 
@@ -445,8 +445,8 @@ class BriscaObserver:
     Python observers are: a ``tensor``, its named parts in ``dict``, and a string.
 
     The observation is ``brisca.observe(state, seat)``: its tensor is
-    :func:`brisca.encoding.encode_observation`, its string the JSON of
-    :func:`brisca.encoding.observation_to_dict` (without the rules, which the game
+    :func:`brisca.agents.encoding.encode_observation`, its string the JSON of
+    :func:`brisca.agents.encoding.observation_to_dict` (without the rules, which the game
     fixes). The information state adds what the view forgets, so that it has perfect
     recall: the hand the seat was dealt (``dealt``) and each card it drew with the number
     of tricks complete then (``drawn``; in the tensor, that number over

@@ -8,7 +8,7 @@
 >>> observation, reward, termination, truncation, info = table.last()
 >>> observation["observation"].shape
 (787,)
->>> from brisca.encoding import decode_mask
+>>> from brisca.agents.encoding import decode_mask
 >>> [str(a) for a in decode_mask(observation["action_mask"], table.unwrapped.rules)]
 ['2O', '4C', '6B', 'signal head_shake']
 
@@ -17,10 +17,10 @@ as ``brisca.State.to_act`` says. A seat that sits out the hand (the dealer in
 ``spanish-5p``) is in ``possible_agents`` but not in ``agents``: it never acts and
 gets no reward. Each agent observes a ``Dict``:
 
-- ``observation``: :func:`brisca.encoding.encode_observation` of
+- ``observation``: :func:`brisca.agents.encoding.encode_observation` of
   ``brisca.observe(state, seat)``, a ``float32`` Box in [0, 1] of length
-  :func:`brisca.encoding.encoding_size`;
-- ``action_mask``: an ``int8`` Box over :func:`brisca.encoding.action_space`, the
+  :func:`brisca.agents.encoding.encoding_size`;
+- ``action_mask``: an ``int8`` Box over :func:`brisca.agents.encoding.action_space`, the
   legal actions of the seat to act (all zeros for the other seats, as in
   PettingZoo's classic games).
 
@@ -42,8 +42,7 @@ except ImportError as missing:
     ) from missing
 from gymnasium import spaces
 
-from brisca.encoding import action_space
-from brisca.engine import apply, checked_rules, refusal, result
+from brisca.agents.encoding import action_space
 from brisca.envs.common import (
     RENDER_MODES,
     HandSeeds,
@@ -59,9 +58,10 @@ from brisca.envs.common import (
     seat_rewards,
     worst_reward,
 )
-from brisca.errors import IllegalActionError, StateError, describe
-from brisca.rules import Rules
-from brisca.state import HandResult, State
+from brisca.game.engine import apply, checked_rules, refusal, result
+from brisca.game.errors import IllegalActionError, StateError, describe
+from brisca.game.rules import Rules
+from brisca.game.state import HandResult, State
 
 __all__ = ["BriscaAEC", "env", "raw_env"]
 

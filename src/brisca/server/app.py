@@ -43,13 +43,13 @@ except ImportError as missing:
         f"brisca.server.app needs Starlette: pip install 'brisca[serve]' ({missing})"
     ) from missing
 
-from brisca.bots import BOTS
-from brisca.errors import BriscaError, NotationError, describe
-from brisca.events import Event
-from brisca.jsonio import Fields, parse
-from brisca.match import Match, dumps_match
-from brisca.presets import PRESETS
-from brisca.rules import MatchMode
+from brisca.agents.bots import BOTS
+from brisca.game.errors import BriscaError, NotationError, describe
+from brisca.game.events import Event
+from brisca.game.jsonio import Fields, parse
+from brisca.game.match import Match, dumps_match
+from brisca.game.presets import PRESETS
+from brisca.game.rules import MatchMode
 from brisca.server.bot_seats import BotSeats
 from brisca.server.protocol import Act, Fill, Join, error, read_message, update
 from brisca.server.store import MemoryStore, StoreFull, TableStore

@@ -1,14 +1,14 @@
 """The bots at a server's tables: made by name, asked off the event loop.
 
-Each bot seat gets its own bot from :func:`brisca.bots.make_bot`, by a name in
-:data:`brisca.bots.BOTS` (so any bot registered there can sit at a table), and
+Each bot seat gets its own bot from :func:`brisca.agents.bots.make_bot`, by a name in
+:data:`brisca.agents.bots.BOTS` (so any bot registered there can sit at a table), and
 keeps it for the table's life, since a bot may remember the game. A bot sees
 what a person at that seat would: ``observe(hand, seat)`` and the legal actions.
 It is asked in a worker thread, so a slow bot (a search) never holds up the
 other tables.
 
 >>> import asyncio, brisca
->>> from brisca.bots import HeuristicBot
+>>> from brisca.agents.bots import HeuristicBot
 >>> from brisca.server.tables import new_table
 >>> table = new_table("spanish-2p", ["heuristic", "human"], seed=7)
 >>> asyncio.run(BotSeats().move(table, 0))  # the heuristic leads its cheapest card
@@ -23,10 +23,10 @@ import asyncio
 import logging
 import secrets
 
-from brisca.actions import Action
-from brisca.bots import Bot, make_bot
-from brisca.engine import legal_actions, observe
-from brisca.errors import StateError
+from brisca.agents.bots import Bot, make_bot
+from brisca.game.actions import Action
+from brisca.game.engine import legal_actions, observe
+from brisca.game.errors import StateError
 from brisca.server.tables import Table
 
 __all__ = ["BotSeats"]

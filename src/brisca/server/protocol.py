@@ -11,7 +11,7 @@
 - ``{"type": "fill", "bot": "heuristic"}``: put that bot at every seat nobody has
   taken.
 
-A message is read with :func:`brisca.jsonio.parse`, the library's one JSON
+A message is read with :func:`brisca.game.jsonio.parse`, the library's one JSON
 reader, after a size check: at most :data:`MAX_MESSAGE` characters.
 
 **From the server**:
@@ -19,7 +19,7 @@ reader, after a size check: at most :data:`MAX_MESSAGE` characters.
 - ``{"type": "update", ...}`` after every change, to each seat: its view
   (``view``, :func:`brisca.observation_to_dict` of :func:`brisca.observe`), the
   events of the move as that seat saw them (``events``,
-  :func:`brisca.events.events_for`), its legal actions when it is to act
+  :func:`brisca.game.events.events_for`), its legal actions when it is to act
   (``legal``, else ``[]``), the seats, ``result`` once over, and ``moves``, the
   number of actions taken so far. A seat that joins or leaves sends everyone an
   update with the same ``moves``: a client that plays once per value of
@@ -33,7 +33,7 @@ Act(action='3C')
 >>> read_message('{"type": "dance"}')
 Traceback (most recent call last):
 ...
-brisca.errors.NotationError: unknown message type 'dance'; the types are join, action, fill
+brisca.NotationError: unknown message type 'dance'; the types are join, action, fill
 >>> error("illegal", "12E is not in the hand of seat 0, the seat to act")
 '{"type": "error", "code": "illegal", "error": "12E is not in the hand of seat 0, the seat to act"}'
 """
@@ -46,9 +46,9 @@ from typing import Any, TypeAlias, Union
 
 import attrs
 
-from brisca.errors import NotationError, StateError, describe
-from brisca.events import Event
-from brisca.jsonio import Fields, parse
+from brisca.game.errors import NotationError, StateError, describe
+from brisca.game.events import Event
+from brisca.game.jsonio import Fields, parse
 from brisca.server.tables import Table
 
 __all__ = [

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import abc
 
-from brisca.errors import BriscaError
+from brisca.game.errors import BriscaError
 from brisca.server.tables import Table
 
 __all__ = ["MemoryStore", "StoreFull", "TableStore"]

@@ -8,9 +8,9 @@ table and nothing changes under a reader. The table holds no rule of the game:
   :func:`brisca.refusal` and played by :func:`brisca.step` (and, in a match, by
   :func:`brisca.match_apply`, which scores a finished hand and deals the next);
 - a seat's view is :func:`brisca.observe` as :func:`brisca.observation_to_dict`
-  writes it, its events :func:`brisca.events.events_for`, its menu
+  writes it, its events :func:`brisca.game.events.events_for`, its menu
   :func:`brisca.legal_actions`, sent to the seat to act only;
-- every finished hand is kept as a game record (:func:`brisca.records.record_game`),
+- every finished hand is kept as a game record (:func:`brisca.formats.records.record_game`),
   which ``brisca replay`` reads.
 
 >>> table = new_table("spanish-2p", ["human", "heuristic"], seed=7)
@@ -19,7 +19,7 @@ table and nothing changes under a reader. The table holds no rule of the game:
 >>> table.act(0, "12E")
 Traceback (most recent call last):
 ...
-brisca.errors.IllegalActionError: 12E is not in the hand of seat 0, the seat to act
+brisca.IllegalActionError: 12E is not in the hand of seat 0, the seat to act
 >>> after, events = table.act(0, "4C")
 >>> [event.to_dict() for event in events]
 [{'type': 'card_played', 'seat': 0, 'card': '4C'}]
@@ -37,20 +37,28 @@ from typing import Any
 
 import attrs
 
-from brisca.actions import parse_action
-from brisca.bots import BOTS
-from brisca.encoding import observation_to_dict
-from brisca.engine import checked_rules, legal_actions, new_game, observe, refusal, result, step
-from brisca.errors import IllegalActionError, NotationError, StateError, describe
-from brisca.events import Event, events_for
-from brisca.jsonio import Fields, parse, readable
-from brisca.match import Match, match_apply, new_match
-from brisca.records import GameRecord, record_game, rules_from_dict
-from brisca.records import dumps as dump_record
-from brisca.records import loads as load_record
-from brisca.rules import Rules
-from brisca.serial import dumps, loads
-from brisca.state import State
+from brisca.agents.bots import BOTS
+from brisca.agents.encoding import observation_to_dict
+from brisca.formats.records import GameRecord, record_game, rules_from_dict
+from brisca.formats.records import dumps as dump_record
+from brisca.formats.records import loads as load_record
+from brisca.formats.saves import dumps, loads
+from brisca.game.actions import parse_action
+from brisca.game.engine import (
+    checked_rules,
+    legal_actions,
+    new_game,
+    observe,
+    refusal,
+    result,
+    step,
+)
+from brisca.game.errors import IllegalActionError, NotationError, StateError, describe
+from brisca.game.events import Event, events_for
+from brisca.game.jsonio import Fields, parse, readable
+from brisca.game.match import Match, match_apply, new_match
+from brisca.game.rules import Rules
+from brisca.game.state import State
 
 __all__ = [
     "HUMAN",
@@ -75,7 +83,7 @@ VERSION = 1
 class Seat:
     """Who sits at one seat: a person holding `token`, or the bot named `bot`."""
 
-    #: The bot's name in :data:`brisca.bots.BOTS`, or ``None`` for a person.
+    #: The bot's name in :data:`brisca.agents.bots.BOTS`, or ``None`` for a person.
     bot: str | None
     #: The person's secret, which their link carries; ``None`` for a bot.
     token: str | None = attrs.field(repr=False)
@@ -113,8 +121,8 @@ def clean_name(name: object, seat: int) -> str:
 
 def read_rules(data: object) -> Rules:
     """Rules from what a client sends: a preset's name, or their JSON form as
-    :func:`brisca.records.rules_from_dict` reads it (``{"preset": name, "overrides":
-    {option: value}}``, what :func:`brisca.presets.rules_to_dict` writes).
+    :func:`brisca.formats.records.rules_from_dict` reads it (``{"preset": name, "overrides":
+    {option: value}}``, what :func:`brisca.game.presets.rules_to_dict` writes).
 
     Raises:
         RulesError: an unknown preset, or options the rules refuse.
@@ -158,7 +166,7 @@ def new_table(
     Args:
         rules: a `Rules`, a preset's name, or its JSON form (see :func:`read_rules`).
         seats: per seat, ``"human"`` (or ``None``) for a person, who gets a secret
-            token, or the name of a bot in :data:`brisca.bots.BOTS`.
+            token, or the name of a bot in :data:`brisca.agents.bots.BOTS`.
         match: play a whole match rather than one hand.
         seed: the deal's seed; from the operating system when omitted.
         table_id: the table's name; a random one when omitted.
@@ -304,7 +312,7 @@ class Table:
         """The table with the bot named `bot` at every seat nobody has taken, and those seats.
 
         Raises:
-            StateError: `bot` is not a name in :data:`brisca.bots.BOTS`.
+            StateError: `bot` is not a name in :data:`brisca.agents.bots.BOTS`.
         """
         if not isinstance(bot, str) or bot not in BOTS:
             raise StateError(

@@ -1,0 +1,445 @@
+"""Observations and actions for programs: a readable dict, a flat numeric vector, an action index.
+
+**Readable form.** :func:`observation_to_dict` gives every field of an
+:class:`~brisca.Observation` as JSON-ready data: cards as codes (``"3C"``),
+suits as letters, options as their text, records as objects, actions in
+notation, plus the points each side has captured (``side_points``).
+
+**Numeric form.** :func:`encode_observation` gives a flat ``list[float]`` whose
+length depends only on the rules (:func:`encoding_size`), for learning agents.
+No numpy is needed; ``numpy.asarray(vector)`` works. Seats are *relative*: row
+``r`` of a per-seat block is seat ``(observer + r) % num_players``, so row 0 is
+always the observer. Cards follow ``rules.cards`` (oros, copas, espadas, bastos;
+rank ascending), ``D = len(rules.cards)`` of them; ``N = num_players``; suits
+are ordered oros, copas, espadas, bastos. The blocks, in order
+(:func:`encoding_layout` gives each one's offset and size):
+
+| block | size | meaning |
+|---|---|---|
+| `hand` | D | 1 for each card in the observer's hand |
+| `played` | N x D | 1 for each card a seat has played (tricks and trick) |
+| `trick` | N x D | 1 for each seat's card in the trick in progress |
+| `known` | N x D | 1 for each card a seat is known to hold now (`brisca.agents.sampling.known_hands`) |
+| `unseen` | D | 1 for each card whose place the observer cannot know |
+| `turned` | D | 1 for the turned trump card while it lies face up |
+| `trump` | 4 | one-hot trump suit; all 0 while unknown |
+| `voids` | N x 4 | 1 for each suit a seat is known to lack (arrastre) |
+| `to_act` | N | one-hot seat to act; all 0 once the hand is over |
+| `dealer` | N | one-hot dealer |
+| `partners` | N | 1 for each seat on the observer's side, as it knows it |
+| `hand_sizes` | N | cards held / `rules.hand_size` |
+| `stock` | 1 | face-down stock cards / D |
+| `points` | N | card points each seat has captured / 120 |
+| `tricks_done` | 1 | completed tricks / `rules.tricks_per_hand` |
+| `signals` | N x 6 | 1 for each signal seen, in `brisca.game.actions.SIGNAL_NAMES` order |
+| `passed` | N | auctions: 1 for each seat that passed |
+| `bid_points` | N | auctions: each seat's highest points bid / 220 |
+| `bid_rank` | N x 12 | chiamata: each seat's last rank bid, one-hot over ranks 1 to 12 |
+| `declarer` | N | auctions: one-hot declarer |
+| `partner` | N | chiamata: one-hot called partner, once known |
+| `called` | D | chiamata: the called card |
+| `contract` | 1 | auctions: the winning points bid / 220 |
+| `cantes` | N x 4 | subastada: the suits each seat has sung |
+
+**Action index.** :data:`ACTION_SPACE` lists every action of every variant
+once, in a fixed order: the 48 plays, the 8 swaps (the 2s and 7s), the claim,
+the 6 signals, then the auction calls (pass, bids of 1 to 220 points, rank bids
+1 to 12, the 4 trump suits, the 48 calls, the 4 cantes). New action kinds will
+be appended, so indices never move. :func:`action_space` is the part of it
+that some rules can ever offer, in the same order; :func:`action_index`,
+:func:`action_from_index` and :func:`legal_mask` work on that, so a 2-player
+Spanish game has 40 actions, its plays.
+
+>>> import brisca
+>>> from brisca.agents.encoding import action_index, action_from_index, legal_mask
+>>> rules = brisca.preset("spanish-2p")
+>>> state = brisca.new_game(rules, seed=7)
+>>> [action_from_index(i, rules) for i, ok in enumerate(legal_mask(state)) if ok]
+[Play(card=Card.parse('2O')), Play(card=Card.parse('4C')), Play(card=Card.parse('11C'))]
+>>> action_index(brisca.Play("4C"), rules)
+13
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import attrs
+
+from brisca.agents.sampling import known_hands, unseen_cards
+from brisca.game.actions import (
+    SIGNAL_NAMES,
+    Action,
+    Bid,
+    BidRank,
+    Pass,
+    Play,
+)
+from brisca.game.cards import RANKS, Card, DeckKind, Suit, deck_cards
+from brisca.game.engine import legal_actions
+from brisca.game.errors import (
+    IllegalActionError,
+    NotationError,
+    RulesError,
+    StateError,
+    as_state_error,
+    describe,
+)
+from brisca.game.jsonio import readable
+from brisca.game.match import MatchObservation
+from brisca.game.presets import rules_to_dict
+from brisca.game.rules import Rules
+from brisca.game.state import Observation, State
+from brisca.game.variants import VARIANTS, owner
+from brisca.game.variants.auction import MAX_BID
+
+__all__ = [
+    "ACTION_SPACE",
+    "MAX_BID",
+    "action_from_index",
+    "action_index",
+    "action_space",
+    "decode_mask",
+    "encode_observation",
+    "encoding_layout",
+    "encoding_size",
+    "legal_mask",
+    "observation_to_dict",
+]
+
+_SUITS = (Suit.OROS, Suit.COPAS, Suit.ESPADAS, Suit.BASTOS)
+_ALL_CARDS = deck_cards(DeckKind.SPANISH48)
+
+
+def _readable(value: object) -> Any:
+    """A JSON-ready form of a value from an observation: its rules as a preset plus
+    overrides, the rest as `brisca.game.jsonio.readable` writes it."""
+    return rules_to_dict(value) if isinstance(value, Rules) else readable(value)
+
+
+def observation_to_dict(observation: Observation | MatchObservation) -> dict[str, Any]:
+    """Every field of a hand's or a match's observation as readable JSON-ready data.
+
+    Cards are codes, suits letters, options their text, actions their notation,
+    fractions ``[numerator, denominator]``, and the rules a preset plus overrides
+    (:func:`rules_to_dict`). A hand's view adds ``side_points``; a match's view
+    gives its hand in progress (``hand``) in the same form, without the rules
+    again, and adds ``to_act`` and ``hand_number``.
+
+    >>> import brisca
+    >>> view = brisca.observe(brisca.new_game(brisca.preset("spanish-2p"), seed=7), 0)
+    >>> data = observation_to_dict(view)
+    >>> data["hand"], data["trump"], data["trump_card"], data["stock_size"], data["sides"]
+    (['2O', '11C', '4C'], 'C', '3C', 33, [[0], [1]])
+    >>> data["rules"]
+    {'preset': 'spanish-2p', 'overrides': {}}
+
+    Raises:
+        StateError: `observation` is not an Observation or a MatchObservation, or
+            is self-contradictory.
+    """
+    if isinstance(observation, MatchObservation):
+        with as_state_error("the observation"):
+            out = _fields(observation, MatchObservation)
+            if observation.hand is not None:
+                out["hand"] = _hand_dict(observation.hand)
+                del out["hand"]["rules"]  # given once, at the top
+            out["to_act"] = observation.to_act
+            out["hand_number"] = observation.hand_number
+        return out
+    if not isinstance(observation, Observation):
+        raise StateError(
+            f"expected a brisca.Observation or MatchObservation, got {describe(observation)}"
+        )
+    with as_state_error("the observation"):
+        return _hand_dict(observation)
+
+
+def _fields(value: Any, kind: Any) -> dict[str, Any]:
+    return {f.name: _readable(getattr(value, f.name)) for f in attrs.fields(kind)}
+
+
+def _hand_dict(observation: Observation) -> dict[str, Any]:
+    out = _fields(observation, Observation)
+    out["side_points"] = list(observation.side_points)
+    return out
+
+
+def encoding_layout(rules: Rules) -> tuple[tuple[str, int, int], ...]:
+    """The blocks of :func:`encode_observation` for `rules`: ``(name, offset, size)``.
+
+    Raises:
+        RulesError: `rules` is not a Rules.
+    """
+    if not isinstance(rules, Rules):  # before the cache, which would hash any value
+        raise RulesError(f"expected a brisca.Rules, got {describe(rules)}")
+    return _layout(rules)
+
+
+@functools.lru_cache(maxsize=256)
+def _layout(rules: Rules) -> tuple[tuple[str, int, int], ...]:
+    d, n = len(rules.cards), rules.num_players
+    sizes = [
+        ("hand", d),
+        ("played", n * d),
+        ("trick", n * d),
+        ("known", n * d),
+        ("unseen", d),
+        ("turned", d),
+        ("trump", 4),
+        ("voids", n * 4),
+        ("to_act", n),
+        ("dealer", n),
+        ("partners", n),
+        ("hand_sizes", n),
+        ("stock", 1),
+        ("points", n),
+        ("tricks_done", 1),
+        ("signals", n * len(SIGNAL_NAMES)),
+        ("passed", n),
+        ("bid_points", n),
+        ("bid_rank", n * len(RANKS)),
+        ("declarer", n),
+        ("partner", n),
+        ("called", d),
+        ("contract", 1),
+        ("cantes", n * 4),
+    ]
+    layout = []
+    offset = 0
+    for name, size in sizes:
+        layout.append((name, offset, size))
+        offset += size
+    return tuple(layout)
+
+
+def encoding_size(rules: Rules) -> int:
+    """The length of every :func:`encode_observation` vector for `rules`.
+
+    Raises:
+        RulesError: `rules` is not a Rules.
+    """
+    _, offset, size = encoding_layout(rules)[-1]
+    return offset + size
+
+
+def encode_observation(observation: Observation) -> list[float]:
+    """`observation` as a flat list of floats, laid out as the module documentation says.
+
+    Raises:
+        StateError: `observation` is not an Observation.
+    """
+    if not isinstance(observation, Observation):
+        raise StateError(f"expected a brisca.Observation, got {type(observation).__name__}")
+    with as_state_error("the observation"):
+        return _encode(observation)
+
+
+def _encode(obs: Observation) -> list[float]:
+    rules = obs.rules
+    n = rules.num_players
+    cards = {c: i for i, c in enumerate(rules.cards)}
+    d = len(cards)
+    blocks = {name: (offset, size) for name, offset, size in encoding_layout(rules)}
+    vector = [0.0] * encoding_size(rules)
+
+    def rel(seat: int) -> int:
+        return (seat - obs.seat) % n
+
+    def put(block: str, index: int, value: float = 1.0) -> None:
+        offset, size = blocks[block]
+        if 0 <= index < size:
+            vector[offset + index] = value
+
+    def put_card(block: str, card: Card | None, row: int = 0) -> None:
+        if card is not None and card in cards:
+            put(block, row * d + cards[card])
+
+    for card in obs.hand:
+        put_card("hand", card)
+    for t in obs.tricks:
+        for seat, card in t.cards:
+            put_card("played", card, rel(seat))
+    for seat, card in obs.trick:
+        put_card("played", card, rel(seat))
+        put_card("trick", card, rel(seat))
+    for seat, held in enumerate(known_hands(obs)):
+        for card in held:
+            put_card("known", card, rel(seat))
+    for card in unseen_cards(obs):
+        put_card("unseen", card)
+    put_card("turned", obs.trump_card)
+    if obs.trump is not None:
+        put("trump", _SUITS.index(obs.trump))
+    for seat, suits in enumerate(obs.voids):
+        for suit in suits:
+            put("voids", rel(seat) * 4 + _SUITS.index(suit))
+    if obs.to_act is not None:
+        put("to_act", rel(obs.to_act))
+    put("dealer", rel(obs.dealer))
+    for side in obs.sides:
+        if obs.seat in side:
+            for seat in side:
+                put("partners", rel(seat))
+    for seat, size in enumerate(obs.hand_sizes):
+        put("hand_sizes", rel(seat), size / rules.hand_size)
+    put("stock", 0, obs.stock_size / d)
+    captured = [0] * n
+    for t in obs.tricks:
+        captured[t.winner] += t.points
+    for seat, points in enumerate(captured):
+        put("points", rel(seat), points / 120)
+    put("tricks_done", 0, len(obs.tricks) / rules.tricks_per_hand)
+    for record in obs.signals:
+        put("signals", rel(record.seat) * len(SIGNAL_NAMES) + SIGNAL_NAMES.index(record.signal))
+    _encode_auction(obs, put, put_card, rel)
+    return vector
+
+
+def _encode_auction(obs: Observation, put: Any, put_card: Any, rel: Any) -> None:
+    """The auction blocks: bids, passes, the contract and the cantes."""
+    highest = [0] * obs.rules.num_players
+    for record in obs.bids:
+        bid = record.bid
+        if isinstance(bid, Pass):
+            put("passed", rel(record.seat))
+        elif isinstance(bid, Bid):
+            highest[record.seat] = max(highest[record.seat], bid.points)
+        elif isinstance(bid, BidRank):
+            offset = rel(record.seat) * len(RANKS)
+            for rank in RANKS:
+                put("bid_rank", offset + rank - 1, 1.0 if rank == bid.rank else 0.0)
+    for seat, points in enumerate(highest):
+        put("bid_points", rel(seat), points / MAX_BID)
+    contract = obs.contract
+    if contract is not None:
+        put("declarer", rel(contract.declarer))
+        if contract.partner is not None:
+            put("partner", rel(contract.partner))
+        put_card("called", contract.called)
+        if isinstance(contract.bid, Bid):
+            put("contract", 0, contract.bid.points / MAX_BID)
+    for cante in obs.cantes:
+        put("cantes", rel(cante.seat) * 4 + _SUITS.index(cante.suit))
+
+
+#: The order in which the variants' actions join the action space: the first release's
+#: kinds, then the auction's and the cantes'. A variant missing here comes after them in
+#: registry order, so a new one only appends and no index ever moves.
+_SPACE_ORDER = ("swaps", "black_hand", "signals", "auction", "cantes")
+
+
+def _universe() -> tuple[Action, ...]:
+    ranked = sorted(
+        VARIANTS,
+        key=lambda v: _SPACE_ORDER.index(v.name) if v.name in _SPACE_ORDER else len(_SPACE_ORDER),
+    )
+    return (*(Play(c) for c in _ALL_CARDS), *(a for v in ranked for a in v.universe))
+
+
+#: Every action of every variant, each once, in a fixed order (see the module documentation).
+ACTION_SPACE: tuple[Action, ...] = _universe()
+
+
+def _possible(action: Action, rules: Rules) -> bool:
+    """Whether some state of `rules` can offer `action` (a superset is fine, never a subset)."""
+    if type(action) is Play:
+        return action.card in rules.cards
+    rule = owner(type(action))
+    return rule is not None and rule.possible(action, rules)
+
+
+@functools.lru_cache(maxsize=256)
+def _space(rules: Rules) -> tuple[tuple[Action, ...], dict[Action, int]]:
+    actions = tuple(a for a in ACTION_SPACE if _possible(a, rules))
+    return actions, {a: i for i, a in enumerate(actions)}
+
+
+def action_space(rules: Rules) -> tuple[Action, ...]:
+    """The actions `rules` can ever offer, in :data:`ACTION_SPACE` order.
+
+    Raises:
+        RulesError: `rules` is not a Rules.
+    """
+    if not isinstance(rules, Rules):
+        raise RulesError(f"expected a brisca.Rules, got {describe(rules)}")
+    return _space(rules)[0]
+
+
+def action_index(action: Action, rules: Rules) -> int:
+    """The index of `action` in ``action_space(rules)``.
+
+    Raises:
+        RulesError: `rules` is not a Rules.
+        NotationError: `action` is not an action.
+        IllegalActionError: these rules never offer `action`.
+    """
+    if not isinstance(rules, Rules):
+        raise RulesError(f"expected a brisca.Rules, got {describe(rules)}")
+    try:
+        index = _space(rules)[1].get(action)
+    except TypeError:  # unhashable: certainly no action
+        index = None
+    if index is not None:
+        return index
+    if action in ACTION_SPACE:
+        raise IllegalActionError(f"these rules never offer {action}")
+    raise NotationError(f"not a brisca action: {describe(action)}")
+
+
+def action_from_index(index: int, rules: Rules) -> Action:
+    """The action at `index` of ``action_space(rules)``.
+
+    Raises:
+        RulesError: `rules` is not a Rules.
+        NotationError: `index` is not an index of that space.
+    """
+    actions = action_space(rules)
+    if type(index) is not int or not 0 <= index < len(actions):
+        raise NotationError(
+            f"an action index for these rules is an int from 0 to {len(actions) - 1}, "
+            f"got {describe(index)}"
+        )
+    return actions[index]
+
+
+def legal_mask(state: State) -> list[bool]:
+    """For each action of ``action_space(state.rules)``, whether it is legal in `state`.
+
+    Raises:
+        StateError: `state` is not a State.
+    """
+    if type(state) is not State:
+        raise StateError(f"expected a brisca.State, got {type(state).__name__}")
+    actions, index = _space(state.rules)
+    mask = [False] * len(actions)
+    for action in legal_actions(state):
+        mask[index[action]] = True
+    return mask
+
+
+def decode_mask(mask: Sequence[bool], rules: Rules) -> tuple[Action, ...]:
+    """The actions a mask marks, in index order: the inverse of :func:`legal_mask`.
+
+    `mask` is any sequence of booleans (or of 0 and 1), such as a numpy array.
+
+    Raises:
+        RulesError: `rules` is not a Rules.
+        NotationError: `mask` is not such a sequence, of the length of the action space.
+    """
+    actions = action_space(rules)
+    if isinstance(mask, (str, bytes, dict)) or not isinstance(mask, Iterable):
+        raise NotationError(f"a mask is a sequence of booleans, got {describe(mask)}")
+    mask = list(mask)
+    for k, on in enumerate(mask):
+        try:  # numpy's booleans and 0/1 ints compare equal to False/True
+            boolean = type(on) is bool or (not isinstance(on, (str, bytes)) and on in (0, 1))
+        except (TypeError, ValueError):
+            boolean = False
+        if not boolean:
+            raise NotationError(f"mask[{k}] must be a boolean, got {describe(on)}")
+    if len(mask) != len(actions):
+        raise NotationError(f"a mask for these rules has {len(actions)} entries, not {len(mask)}")
+    return tuple(a for a, on in zip(actions, mask, strict=True) if on)

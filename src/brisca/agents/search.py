@@ -1,0 +1,376 @@
+"""Search: an exact solver for positions where every card is known, and the
+determinized search that :class:`brisca.agents.bots.SearchBot` plays by.
+
+**The solver.** :func:`solve` runs alpha-beta over the engine's own
+:func:`~brisca.legal_actions` and :func:`~brisca.apply`, so it plays every rule
+the engine has (partnerships, arrastre duties, swaps, cantes, signals, black
+hands, the seat sitting out) and can never make an illegal move. It searches a
+real :class:`~brisca.State`, hidden cards included, as a perfect-information
+game, with a transposition table and move ordering.
+
+Its value is what one side (by default the side of the seat to act) scores by
+the end of the hand: the card points its tricks take, plus its cantes where the
+rules sing them; a black hand gives its holder's side every point still in play.
+The side maximises it and every other seat minimises it, which for two sides is
+exact minimax and for three or more is the usual "paranoid" reading, where the
+others play together against the side.
+
+>>> import brisca
+>>> from brisca.agents.search import solve
+>>> state = brisca.new_game("spanish-2p", seed=7)
+>>> while state.stock or state.trump_card is not None:  # play until every card is known
+...     state = brisca.apply(state, brisca.legal_actions(state)[0])
+>>> solution = solve(state)  # for the side of the seat to act
+>>> solution.exact, [str(a) for a in solution.best_actions]
+(True, ['6O', '12C'])
+>>> while not state.is_over:  # each seat plays a best action for its own side
+...     state = brisca.apply(state, solve(state).best_actions[0])
+>>> brisca.result(state).points[solution.side] == solution.value
+True
+
+With ``depth=k`` it looks only `k` tricks ahead and scores the points taken by
+then (``exact`` is then ``False`` unless the hand ends within the horizon).
+
+**Determinized search.** :func:`evaluate` turns one seat's
+:class:`~brisca.Observation` into an estimate of each legal action: it samples
+worlds consistent with the observation (:func:`brisca.agents.sampling.sample_state`),
+searches each world with the solver, and averages. This is Perfect Information
+Monte Carlo, as in the strongest Skat and Bridge programs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import attrs
+
+from brisca.agents.sampling import sample_state
+from brisca.game.actions import Action, Play
+from brisca.game.cards import Card, DeckKind, deck_cards
+from brisca.game.engine import apply, legal_actions
+from brisca.game.errors import StateError, describe
+from brisca.game.rng import Generator
+from brisca.game.state import Observation, State
+from brisca.game.variants import VARIANTS
+
+__all__ = ["INFINITE_DEPTH", "Solution", "cards_to_play", "evaluate", "score", "solve"]
+
+#: The `depth` of an exact search: to the end of the hand.
+INFINITE_DEPTH = 1 << 20
+
+# One bit per card, for the transposition table's keys.
+_BIT = {card: 1 << i for i, card in enumerate(deck_cards(DeckKind.SPANISH48))}.__getitem__
+_EXACT, _LOWER, _UPPER = 0, 1, 2  # what a table entry's value is: exact, or a bound
+_MAX = 1 << 16  # beyond any score
+
+
+@attrs.frozen
+class Solution:
+    """What :func:`solve` found: the value of the position and the actions that reach it."""
+
+    #: The side's score at the end of the hand under best play (or at the horizon).
+    value: int
+    #: Every legal action that reaches `value`: the best of the seat to act, for its
+    #: own side when that is `side` and against it otherwise; in `legal_actions` order.
+    best_actions: tuple[Action, ...]
+    #: Each legal action with its value, in the order of `legal_actions`.
+    values: tuple[tuple[Action, int], ...]
+    #: The index in ``state.sides`` of the side whose score `value` is.
+    side: int
+    #: Whether `value` is exact: the search reached the end of the hand on every line.
+    exact: bool
+    #: How many positions the search visited.
+    nodes: int
+
+
+def score(state: State, side: int) -> int:
+    """What `side` (an index into ``state.sides``) has scored so far: its card points,
+    plus its cantes where the rules sing them; once a black hand has ended the hand,
+    its holder's side also takes every point still in play.
+
+    Raises:
+        StateError: `state` is not a State, or `side` not one of its sides.
+    """
+    _check(state, side)
+    return _score(state, side)
+
+
+def cards_to_play(state: State) -> int:
+    """How many cards are still to be played: in the hands, the stock and the turned card.
+
+    Raises:
+        StateError: `state` is not a State.
+    """
+    if type(state) is not State:
+        raise StateError(f"expected a brisca.State, got {type(state).__name__}")
+    return sum(map(len, state.hands)) + len(state.stock) + (state.trump_card is not None)
+
+
+def _score(state: State, side: int) -> int:
+    table = state.table
+    side_of = table.side_of
+    total = sum(t.points for t in state.tricks if side_of[t.winner] == side)
+    total += sum(c.points for c in state.ledger.cantes if side_of[c.seat] == side)
+    holder = state.ledger.black_hand
+    if holder is not None and side_of[holder] == side:
+        total += _in_play(state)
+    return total
+
+
+def _in_play(state: State) -> int:
+    """The card points not yet taken in a trick: in the hands, the trick, the talon."""
+    points = state.table.card_points
+    total = sum(points[c] for hand in state.hands for c in hand)
+    total += sum(points[c] for c in state.stock) + sum(points[c] for _, c in state.trick)
+    if state.trump_card is not None:
+        total += points[state.trump_card]
+    return total
+
+
+def _check(state: object, side: object) -> None:
+    if type(state) is not State:
+        raise StateError(f"expected a brisca.State, got {type(state).__name__}")
+    sides = len(state.table.sides)
+    if type(side) is not int or not 0 <= side < sides:
+        raise StateError(f"side must be an index from 0 to {sides - 1}, got {describe(side)}")
+
+
+def solve(state: State, *, side: int | None = None, depth: int | None = None) -> Solution:
+    """The value of `state` for `side` under best play by everyone, and the best actions.
+
+    Args:
+        state: any state of a hand; every card in it is taken as known.
+        side: an index into ``state.sides``; by default the side of the seat to act.
+        depth: how many tricks to look ahead (the trick in progress counts as one);
+            by default to the end of the hand, which is exact.
+
+    Raises:
+        StateError: `state` is not a State, is over or is still in its auction, `side`
+            is not one of its sides, or `depth` is not a positive int.
+    """
+    if type(state) is not State:
+        raise StateError(f"expected a brisca.State, got {type(state).__name__}")
+    if state.is_over:
+        raise StateError("the hand is over: there is nothing to solve")
+    if state.trump is None:
+        # The auction would make the sides as the search goes; solve from its end.
+        raise StateError("the auction is not over: solve once the trump is chosen")
+    if side is None:
+        side = state.table.side_of[state.to_act]  # type: ignore[index]
+    _check(state, side)
+    if depth is None:
+        depth = INFINITE_DEPTH
+    elif type(depth) is not int or depth < 1:
+        raise StateError(f"depth must be a positive int, got {describe(depth)}")
+    search = _Search(state, side)
+    values = search.root(state, depth)
+    mover_side = state.table.side_of[state.to_act]  # type: ignore[index]
+    # The seat to act chooses: the best for the side when it is on it, the worst if not.
+    best = (max if mover_side == side else min)(v for _, v in values)
+    now = _score(state, side)
+    return Solution(
+        value=now + best,
+        best_actions=tuple(a for a, v in values if v == best),
+        values=tuple((a, now + v) for a, v in values),
+        side=side,
+        exact=not search.cut,
+        nodes=search.nodes,
+    )
+
+
+class _Search:
+    """One alpha-beta search for one side, with its transposition table.
+
+    Values are what the side gains from a position on (points it has not taken
+    yet), so they depend on the position alone and not on how it was reached:
+    that is what lets the table share them between move orders.
+    """
+
+    def __init__(self, state: State, side: int) -> None:
+        table = state.table
+        self.side = side
+        self.side_of = table.side_of
+        self.card_points = table.card_points
+        self.strength = table.strength
+        self.tt: dict[tuple[object, ...], tuple[int, int, int, int]] = {}
+        self.nodes = 0
+        #: Whether a line stopped at the horizon: the value is then not exact.
+        self.cut = False
+        # Rules whose variants offer actions may hang them on the ledger and on who
+        # won which trick (a swap after a trick won, one cante per trick won), so
+        # their positions are told apart by those too.
+        rules = table.rules
+        self.full_key = any(v.actions and v.switched_on(rules) for v in VARIANTS)
+        #: What a side may gain beyond the card points in play: every cante, where sung.
+        self.bonus = 40 + 3 * 20 if rules.cantes else 0
+
+    def key(self, state: State) -> tuple[object, ...]:
+        hands = tuple(sum(map(_BIT, hand)) for hand in state.hands)
+        base = (hands, state.trick, len(state.stock), state.trump_card, state.to_act)
+        if self.full_key:
+            return (*base, state.ledger, tuple(t.winner for t in state.tricks))
+        return base
+
+    def gain(self, before: State, after: State) -> int:
+        """What the side took with the step from `before` to `after`."""
+        won = 0
+        if len(after.tricks) > len(before.tricks):
+            trick = after.tricks[-1]
+            if self.side_of[trick.winner] == self.side:
+                won += trick.points
+        if after.ledger is not before.ledger:
+            ledger = after.ledger
+            if len(ledger.cantes) > len(before.ledger.cantes):
+                cante = ledger.cantes[-1]
+                if self.side_of[cante.seat] == self.side:
+                    won += cante.points
+            holder = ledger.black_hand
+            ended = holder is not None and before.ledger.black_hand is None
+            if ended and self.side_of[holder] == self.side:  # type: ignore[index]
+                won += _in_play(after)
+        return won
+
+    def root(self, state: State, depth: int) -> list[tuple[Action, int]]:
+        """Each legal action with its exact value (to the horizon)."""
+        self.nodes += 1
+        in_play = _in_play(state)
+        return [
+            (action, self.through(state, action, -_MAX, _MAX, depth, in_play))
+            for action in legal_actions(state)
+        ]
+
+    def through(
+        self, state: State, action: Action, alpha: int, beta: int, depth: int, in_play: int
+    ) -> int:
+        """The side's gain from `state` on, by way of `action`, within (alpha, beta)."""
+        after = apply(state, action)
+        gained = self.gain(state, after)
+        if len(after.tricks) > len(state.tricks):
+            depth -= 1
+            in_play -= after.tricks[-1].points
+        return gained + self.value(after, alpha - gained, beta - gained, depth, in_play)
+
+    def value(self, state: State, alpha: int, beta: int, depth: int, in_play: int) -> int:
+        """Alpha-beta, fail-soft: the side's gain from `state` on, within (alpha, beta);
+        `in_play` is the card points not yet taken."""
+        self.nodes += 1
+        if state.is_over:
+            return 0
+        if depth <= 0 and not state.trick:
+            self.cut = True
+            return 0
+        most = in_play + self.bonus
+        if most <= alpha:
+            return most
+        if beta <= 0:
+            return 0
+        key = self.key(state)
+        entry = self.tt.get(key)
+        first = -1
+        if entry is not None:
+            stored_depth, flag, stored, first = entry
+            if stored_depth >= depth:
+                if flag == _EXACT:
+                    return stored
+                if flag == _LOWER:
+                    if stored >= beta:
+                        return stored
+                    alpha = max(alpha, stored)
+                elif stored <= alpha:
+                    return stored
+                else:
+                    beta = min(beta, stored)
+        actions = legal_actions(state)
+        maximizing = self.side_of[state.to_act] == self.side  # type: ignore[index]
+        start_alpha, start_beta = alpha, beta
+        best = -_MAX if maximizing else _MAX
+        best_index = first
+        order = self.order(state, actions, first) if len(actions) > 1 else (0,)
+        for index in order:
+            v = self.through(state, actions[index], alpha, beta, depth, in_play)
+            if maximizing:
+                if v > best:
+                    best, best_index = v, index
+                    if v > alpha:
+                        alpha = v
+            elif v < best:
+                best, best_index = v, index
+                if v < beta:
+                    beta = v
+            if alpha >= beta:
+                break
+        if best <= start_alpha:
+            flag = _UPPER
+        elif best >= start_beta:
+            flag = _LOWER
+        else:
+            flag = _EXACT
+        self.tt[key] = (depth, flag, best, best_index)
+        return best
+
+    def order(self, state: State, actions: Sequence[Action], first: int) -> list[int]:
+        """The order to try `actions` in: the table's best first, then the extras (a swap,
+        a cante, a claim); a leader tries its strongest cards first and a follower its
+        cheapest, which measured fewer positions than the other orders tried."""
+        points, strength = self.card_points, self.strength
+        sign = -1 if not state.trick else 1
+
+        def weight(index: int) -> int:
+            action = actions[index]
+            if type(action) is not Play:
+                return -1 << 12
+            card: Card = action.card
+            return sign * (16 * points[card] + strength[card])
+
+        order = sorted(range(len(actions)), key=weight)
+        if 0 <= first < len(actions):
+            order.remove(first)
+            order.insert(0, first)
+        return order
+
+
+def evaluate(
+    observation: Observation,
+    legal: Sequence[Action],
+    *,
+    samples: int,
+    rng: Generator,
+    depth: int | None = None,
+) -> tuple[float, ...]:
+    """The mean value of each of `legal` for `observation`'s side, over `samples` worlds.
+
+    Each world is a :func:`~brisca.agents.sampling.sample_state` of the observation,
+    solved by :func:`solve` (`depth` tricks ahead, when given); a value is the
+    side's score at the end of the hand (or at the horizon), averaged over the worlds.
+
+    Raises:
+        StateError: `observation` is not an Observation, its seat is not the one to
+            act, `legal` holds an action that is not legal, `samples` is not a positive
+            int, `rng` is not a Generator, or no world is consistent with the observation.
+    """
+    if type(observation) is not Observation:
+        raise StateError(f"expected a brisca.Observation, got {type(observation).__name__}")
+    if isinstance(legal, (str, bytes)) or not isinstance(legal, Sequence) or not legal:
+        raise StateError(f"legal must be a non-empty sequence of actions, got {describe(legal)}")
+    if type(samples) is not int or samples < 1:
+        raise StateError(f"samples must be a positive int, got {describe(samples)}")
+    if not isinstance(rng, Generator):
+        raise StateError(f"rng must be a brisca.game.rng.Generator, got {type(rng).__name__}")
+    seat = observation.seat
+    if observation.to_act != seat:
+        raise StateError(f"it is not the turn of seat {seat}: it has nothing to choose")
+    totals = [0.0] * len(legal)
+    for k in range(samples):
+        world = sample_state(observation, rng)
+        if k == 0:  # the seat's legal actions are the same in every world
+            offered = legal_actions(world)
+            for action in legal:
+                if not any(action == a for a in offered):
+                    raise StateError(
+                        f"{describe(action, typed=False)} is not a legal action of the observation"
+                    )
+        solution = solve(world, side=world.table.side_of[seat], depth=depth)
+        values = dict(solution.values)
+        for i, action in enumerate(legal):
+            totals[i] += values[action]
+    return tuple(t / samples for t in totals)

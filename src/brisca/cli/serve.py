@@ -1,0 +1,99 @@
+"""``brisca serve``: the reference game server and its web table, on this machine.
+
+It needs the ``serve`` extra, ``pip install 'brisca[serve]'`` (Starlette and
+uvicorn); without it the command says so and exits 2. The server itself is
+:mod:`brisca.server`; this module reads the options, opens the listening socket
+(so that the URL it prints is the one that answers, ``--port 0`` included) and
+runs the application under uvicorn until interrupted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import socket
+import sys
+
+from brisca.game.errors import BriscaError
+
+__all__ = ["INSTALL_HINT", "MAX_FRAME", "add_arguments", "command", "listen"]
+
+INSTALL_HINT = "pip install 'brisca[serve]'"
+#: The largest WebSocket frame uvicorn takes before it closes the connection. Messages
+#: between `brisca.server.protocol.MAX_MESSAGE` and this are refused with an error.
+MAX_FRAME = 65536
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options of ``brisca serve`` on `parser`."""
+    parser.add_argument("--host", default="127.0.0.1", help="the address to listen on")
+    parser.add_argument(
+        "--port", type=int, default=8000, help="the port (default 8000; 0 picks a free one)"
+    )
+    parser.add_argument(
+        "--bot-delay",
+        type=float,
+        default=0.4,
+        help="seconds a bot waits before it plays, so that people can follow (default 0.4)",
+    )
+
+
+def listen(host: str, port: int) -> socket.socket:
+    """A socket listening on `host` and `port`.
+
+    Raises:
+        BriscaError: the address cannot be had (in use, or not this machine's).
+    """
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+    except OSError as error:
+        sock.close()
+        raise BriscaError(f"cannot listen on {host} port {port}: {error.strerror}") from None
+    sock.listen(128)
+    return sock
+
+
+def url(sock: socket.socket) -> str:
+    """The address a browser on this machine opens for `sock`."""
+    host, port = sock.getsockname()[:2]
+    if host in ("0.0.0.0", "::"):
+        host = "127.0.0.1" if host == "0.0.0.0" else "::1"
+    return f"http://[{host}]:{port}/" if ":" in host else f"http://{host}:{port}/"
+
+
+def command(args: argparse.Namespace) -> int:
+    """Run ``brisca serve`` with parsed `args` until interrupted; the exit status.
+
+    Raises:
+        BriscaError: the extra is missing, or the address cannot be had (a usage error).
+    """
+    try:
+        import uvicorn
+
+        from brisca.server.app import create_app
+    except ImportError as missing:
+        raise BriscaError(
+            f"brisca serve needs the serve extra: {INSTALL_HINT} ({missing})"
+        ) from None
+    if not 0 <= args.port <= 65535:
+        raise BriscaError(f"--port must be from 0 to 65535, got {args.port}")
+    if not 0 <= args.bot_delay <= 60:
+        raise BriscaError(f"--bot-delay must be from 0 to 60 seconds, got {args.bot_delay}")
+    sock = listen(args.host, args.port)
+    print(f"brisca serve: open {url(sock)} in a browser (Ctrl+C stops it)", flush=True)
+    if args.host not in ("127.0.0.1", "localhost", "::1"):
+        print("brisca serve: listening beyond this machine; see the docs before going public")
+    config = uvicorn.Config(
+        create_app(bot_delay=args.bot_delay),
+        log_level="warning",
+        ws_max_size=MAX_FRAME,
+        lifespan="on",
+    )
+    try:
+        uvicorn.Server(config).run(sockets=[sock])
+    finally:
+        sock.close()
+    print("brisca serve: stopped", file=sys.stderr)
+    return 0

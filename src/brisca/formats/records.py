@@ -1,0 +1,696 @@
+"""Game records: a versioned JSON format for whole hands, with replay and validation.
+
+A :class:`GameRecord` says everything needed to play a hand again: the rules,
+the dealer, the seed or the deck order, and the actions in their canonical
+notation (``str(action)``, read back by :func:`brisca.parse_action`). It may
+carry the result and metadata: the players' names, a date, an event and free
+tags. Records are plain data: reading one (:func:`loads`) checks its form, and
+:func:`validate` plays it through the engine to find the first action the rules
+refuse.
+
+>>> import brisca
+>>> from brisca import records
+>>> state = brisca.new_game(brisca.preset("spanish-2p"), seed=7)
+>>> start, actions = state, []
+>>> while not state.is_over:
+...     action = brisca.legal_actions(state)[0]
+...     actions.append(action)
+...     state = brisca.apply(state, action)
+>>> record = records.record_game(start, actions, players=["Ana", "Luis"], event="club")
+>>> record.actions[:4], record.result
+(('2O', '2C', '11O', '11C'), RecordedResult(points=(85, 35), winner=0))
+>>> records.loads(records.dumps(record)) == record
+True
+>>> list(records.replay(record))[-1] == state
+True
+>>> records.validate(records.dumps(record)) is None
+True
+
+**The format, version 1** (the JSON Schema ships as ``brisca/schemas/record.schema.json``,
+see :func:`record_schema`)::
+
+    {
+      "format": "brisca-record",          // always this string
+      "version": 1,                       // this format's version
+      "rules": {"preset": "arrastre-2p", "overrides": {"tie_rule": "draw"}},
+          // or {"options": {...every option, as Rules.to_dict() writes them...}}
+      "dealer": 1,                        // the dealing seat
+      "hand_number": 0,                   // which hand of a match (picks a rotated trump)
+      "seed": 7,                          // the shuffle's seed, any non-negative int ...
+      "deck": ["1O", "3C", ...],          // ... or instead the order cards leave the pack
+      "actions": ["3C", "swap 7O", "claim", "signal wink", "bid 70", ...],
+      "result": {"points": [72, 48], "winner": 0},   // or null while unfinished
+      "players": ["Ana", "Luis"],         // optional: names by seat
+      "date": "2024-05-01",               // optional: free text, ISO 8601 advised
+      "event": "Club final",              // optional
+      "tags": {"site": "Sevilla"}         // optional: free string tags
+    }
+
+Exactly one of ``seed`` and ``deck`` is present. ``overrides`` holds only the
+options that differ from the preset. ``result.points`` follows
+``state.sides``; ``result.winner`` is an index into them, or ``null`` for a
+tie. Readers must refuse another ``format`` or a ``version`` they do not know.
+"""
+
+from __future__ import annotations
+
+import json
+import typing
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from importlib import resources
+from typing import IO, Any
+
+import attrs
+
+from brisca.game.actions import Action, parse_action
+from brisca.game.cards import Card
+from brisca.game.engine import apply, new_game, result
+from brisca.game.errors import (
+    BARE_ERRORS,
+    BriscaError,
+    IllegalActionError,
+    NotationError,
+    RulesError,
+    StateError,
+    describe,
+)
+from brisca.game.jsonio import Fields, parse
+from brisca.game.presets import PRESETS, rules_to_dict
+from brisca.game.rules import Rules
+from brisca.game.state import State
+
+__all__ = [
+    "FORMAT",
+    "VERSION",
+    "GameRecord",
+    "Problem",
+    "RecordedResult",
+    "deck_order",
+    "dump",
+    "dumps",
+    "load",
+    "loads",
+    "record_game",
+    "record_schema",
+    "replay",
+    "rules_from_dict",
+    "validate",
+]
+
+#: The ``"format"`` of every game record.
+FORMAT = "brisca-record"
+#: The version of the record format this library writes and reads.
+VERSION = 1
+
+
+def _is_int(value: object) -> bool:
+    return type(value) is int
+
+
+def _action_text(value: object) -> str:
+    """An action's text: kept as given when text, else the action's canonical notation."""
+    if isinstance(value, str):
+        return value
+    try:
+        if parse_action(str(value)) == value:
+            return str(value)
+    except BriscaError:
+        pass
+    raise NotationError(f"an action must be text or a brisca action, got {describe(value)}")
+
+
+def _actions(value: object) -> tuple[str, ...]:
+    if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
+        raise NotationError(f"actions must be a sequence of actions, got {describe(value)}")
+    return tuple(_action_text(a) for a in value)
+
+
+def _deck(value: object) -> tuple[Card, ...] | None:
+    if value is None:
+        return None
+    if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
+        raise NotationError(f"deck must be a sequence of cards, got {describe(value)}")
+    return tuple(c if isinstance(c, Card) else Card.parse(c) for c in value)
+
+
+def _strings(value: object) -> tuple[str, ...]:
+    if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
+        raise NotationError(f"players must be a sequence of names, got {describe(value)}")
+    names = tuple(value)
+    if not all(isinstance(n, str) for n in names):
+        raise NotationError(f"players' names must be strings, got {describe(names)}")
+    return names
+
+
+def _tags(value: object) -> tuple[tuple[str, str], ...]:
+    items = value.items() if isinstance(value, Mapping) else value
+    if isinstance(items, (str, bytes)) or not isinstance(items, Iterable):
+        raise NotationError(f"tags must map names to strings, got {describe(value)}")
+    pairs = []
+    for item in items:
+        if not (
+            isinstance(item, tuple)
+            and len(item) == 2
+            and isinstance(item[0], str)
+            and isinstance(item[1], str)
+        ):
+            raise NotationError(f"tags must map names to strings, got {describe(value)}")
+        pairs.append(item)
+    # Sorted and unique, so that equal tags give equal records whatever their order.
+    return tuple(sorted(dict(pairs).items()))
+
+
+def _optional_text(name: str) -> Any:
+    def check(instance: object, attribute: attrs.Attribute[Any], value: Any) -> None:
+        if value is not None and not isinstance(value, str):
+            raise NotationError(f"{name} must be text, got {describe(value)}")
+
+    return check
+
+
+def _points(value: object) -> tuple[int, ...]:
+    if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
+        raise NotationError(f"result points must be a sequence of ints, got {describe(value)}")
+    points = tuple(value)
+    if not all(_is_int(p) for p in points):
+        raise NotationError(f"result points must be ints, got {describe(points)}")
+    return points
+
+
+def _winner(instance: object, attribute: attrs.Attribute[Any], value: Any) -> None:
+    if value is not None and not _is_int(value):
+        raise NotationError(f"result winner must be a side's index or None, got {describe(value)}")
+
+
+@attrs.frozen
+class RecordedResult:
+    """A hand's result as a record states it: card points per side, and the winning side."""
+
+    #: Card points per side, in ``state.sides`` order.
+    points: tuple[int, ...] = attrs.field(converter=_points)
+    #: The index of the winning side, or ``None`` for a tie (or a void auction hand).
+    winner: int | None = attrs.field(validator=_winner)
+
+    @classmethod
+    def of(cls, state: State) -> RecordedResult:
+        """The result of a finished hand, as a record keeps it."""
+        outcome = result(state)
+        return cls(outcome.points, outcome.winner)
+
+
+def _result(value: object) -> RecordedResult | None:
+    if value is None or isinstance(value, RecordedResult):
+        return value
+    raise NotationError(f"result must be a RecordedResult or None, got {describe(value)}")
+
+
+def _check_rules(instance: object, attribute: attrs.Attribute[Any], value: Any) -> None:
+    if not isinstance(value, Rules):
+        raise RulesError(f"rules must be a brisca.Rules, got {describe(value)}")
+
+
+def _check_preset(instance: object, attribute: attrs.Attribute[Any], value: Any) -> None:
+    if value is not None and (not isinstance(value, str) or value not in PRESETS):
+        raise _unknown_preset(value)
+
+
+def _unknown_preset(name: object) -> RulesError:
+    return RulesError(
+        f"unknown preset {describe(name, typed=False)}; brisca.PRESETS lists the "
+        f"{len(PRESETS)} presets, such as spanish-2p or arrastre-4p"
+    )
+
+
+@attrs.frozen
+class GameRecord:
+    """One hand, as a record: enough to replay it, plus its result and metadata.
+
+    Build one with :func:`record_game` or read one with :func:`loads`; the
+    constructor checks the types of every field, and :func:`validate` checks
+    that the actions are legal.
+    """
+
+    #: The rules the hand was played under.
+    rules: Rules = attrs.field(validator=_check_rules)
+    #: The dealing seat.
+    dealer: int
+    #: The actions in order, as text (canonical notation when recorded by this library).
+    actions: tuple[str, ...] = attrs.field(converter=_actions)
+    #: The seed the hand was shuffled from, or ``None`` when `deck` gives the order.
+    seed: int | None = None
+    #: The order in which the cards left the pack, or ``None`` when `seed` gives it.
+    deck: tuple[Card, ...] | None = attrs.field(default=None, converter=_deck)
+    #: Which hand of a match this was, from 0; it picks the trump under ``suit_rotation``.
+    hand_number: int = 0
+    #: The preset the rules are written against in JSON (as overrides), or ``None`` to
+    #: write every option.
+    preset: str | None = attrs.field(default=None, validator=_check_preset)
+    #: The result, or ``None`` when not recorded (or not over).
+    result: RecordedResult | None = attrs.field(default=None, converter=_result)
+    #: The players' names, by seat; empty when not recorded.
+    players: tuple[str, ...] = attrs.field(default=(), converter=_strings)
+    #: When the hand was played: free text, ISO 8601 advised.
+    date: str | None = attrs.field(default=None, validator=_optional_text("date"))
+    #: The event (tournament, club, site) it was played at.
+    event: str | None = attrs.field(default=None, validator=_optional_text("event"))
+    #: Free tags, as sorted ``(name, value)`` pairs; a mapping is accepted.
+    tags: tuple[tuple[str, str], ...] = attrs.field(default=(), converter=_tags)
+
+    def __attrs_post_init__(self) -> None:
+        n = self.rules.num_players
+        if not _is_int(self.dealer) or not 0 <= self.dealer < n:
+            raise StateError(
+                f"dealer must be a seat from 0 to {n - 1}, got {describe(self.dealer)}"
+            )
+        if (self.seed is None) == (self.deck is None):
+            raise NotationError("a record gives either a seed or a deck, not both or neither")
+        if self.seed is not None and (not _is_int(self.seed) or self.seed < 0):
+            raise NotationError(f"seed must be a non-negative int, got {describe(self.seed)}")
+        if not _is_int(self.hand_number) or self.hand_number < 0:
+            raise NotationError(
+                f"hand_number must be a non-negative int, got {describe(self.hand_number)}"
+            )
+        if self.players and len(self.players) != n:
+            raise NotationError(f"players names {len(self.players)} seats; the rules have {n}")
+
+    def initial_state(self) -> State:
+        """The hand as dealt.
+
+        Raises:
+            StateError: the deck is not a permutation of the rules' pack.
+        """
+        return new_game(
+            self.rules,
+            seed=self.seed,
+            deck=self.deck,
+            dealer=self.dealer,
+            hand_number=self.hand_number,
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """The record as JSON-ready data, in the documented format."""
+        rules = (
+            {"options": self.rules.to_dict()}
+            if self.preset is None
+            else rules_to_dict(self.rules, self.preset)
+        )
+        data: dict[str, Any] = {
+            "format": FORMAT,
+            "version": VERSION,
+            "rules": rules,
+            "dealer": self.dealer,
+            "hand_number": self.hand_number,
+        }
+        if self.seed is not None:
+            data["seed"] = self.seed
+        else:
+            data["deck"] = [c.code for c in self.deck or ()]
+        data["actions"] = list(self.actions)
+        data["result"] = (
+            None
+            if self.result is None
+            else {"points": list(self.result.points), "winner": self.result.winner}
+        )
+        if self.players:
+            data["players"] = list(self.players)
+        if self.date is not None:
+            data["date"] = self.date
+        if self.event is not None:
+            data["event"] = self.event
+        if self.tags:
+            data["tags"] = dict(self.tags)
+        return data
+
+    @classmethod
+    def from_dict(cls, data: object) -> GameRecord:
+        """Read a record from JSON data, checking its form (not the legality of its actions).
+
+        Raises:
+            NotationError: the data is not a record of this format and version.
+            RulesError: the rules in it are invalid.
+            StateError: the dealer is not a seat of those rules.
+        """
+        record = Fields(data, "record")
+        if record.get("format", str) != FORMAT:
+            raise NotationError(f"not a {FORMAT} record")
+        version = record.get("version", int)
+        if version != VERSION:
+            raise NotationError(
+                f"{FORMAT} version {describe(version, typed=False)} is not supported; "
+                f"this reads {VERSION}"
+            )
+        record.only(_TOP_KEYS)
+        rules, preset = _read_rules(record.get("rules", dict))
+        has_seed, has_deck = "seed" in record.data, "deck" in record.data
+        if has_seed == has_deck:
+            raise NotationError("a record gives either a seed or a deck, not both or neither")
+        deck = record.get("deck", list) if has_deck else None
+        if deck is not None and not all(isinstance(c, str) for c in deck):
+            raise NotationError("deck must be a list of card codes")
+        actions = record.get("actions", list)
+        if not all(isinstance(a, str) for a in actions):
+            raise NotationError("actions must be a list of strings in action notation")
+        raw_result = record.get("result", dict, required=False, nullable=True)
+        outcome = None
+        if raw_result is not None:
+            fields = Fields(raw_result, "result")
+            fields.only(("points", "winner"))
+            outcome = RecordedResult(
+                fields.get("points", list), fields.get("winner", int, nullable=True)
+            )
+        players = record.get("players", list, required=False) or ()
+        tags = record.get("tags", dict, required=False) or {}
+        hand_number = record.get("hand_number", int, required=False)
+        return cls(
+            rules,
+            record.get("dealer", int),
+            actions,
+            seed=record.get("seed", int) if has_seed else None,
+            deck=deck,
+            hand_number=0 if hand_number is None else hand_number,
+            preset=preset,
+            result=outcome,
+            players=players,
+            date=record.get("date", str, required=False),
+            event=record.get("event", str, required=False),
+            tags=tags,
+        )
+
+
+_TOP_KEYS = (
+    "format",
+    "version",
+    "rules",
+    "dealer",
+    "hand_number",
+    "seed",
+    "deck",
+    "actions",
+    "result",
+    "players",
+    "date",
+    "event",
+    "tags",
+)
+
+
+def rules_from_dict(data: object) -> Rules:
+    """Rules from their JSON form, as records, saved states and views write them: a
+    preset and its overrides (what :func:`brisca.game.presets.rules_to_dict` gives), or
+    ``{"options": {...}}`` with every option.
+
+    >>> rules_from_dict({"preset": "arrastre-2p", "overrides": {"match_target": 5}}).match_target
+    5
+
+    Raises:
+        NotationError: neither form, or a field of the wrong type.
+        RulesError: an unknown preset, or options the rules refuse.
+    """
+    return _read_rules(data)[0]
+
+
+def _read_rules(data: object) -> tuple[Rules, str | None]:
+    fields = Fields(data, "rules")
+    if fields.has("options"):
+        fields.only(("options",))
+        return _build_rules(fields.get("options", dict)), None
+    fields.only(("preset", "overrides"))
+    name = fields.get("preset", str)
+    if name not in PRESETS:
+        raise _unknown_preset(name)
+    overrides = fields.get("overrides", dict, required=False) or {}
+    return _build_rules({**PRESETS[name].to_dict(), **overrides}), name
+
+
+# Rules read before, by the canonical text of their options: a server loads the same
+# few rules over and over, and one Rules object for each lets the engine's caches hit.
+_RULES_READ: dict[str, Rules] = {}
+
+
+def _build_rules(options: dict[Any, Any]) -> Rules:
+    try:
+        key: str | None = json.dumps(options, sort_keys=True)
+    except (TypeError, ValueError):  # an int too long to write: no cache for it
+        key = None
+    known = None if key is None else _RULES_READ.get(key)
+    if known is not None:
+        return known
+    try:
+        rules = Rules.from_dict(options)
+    except BriscaError:
+        raise
+    except (TypeError, ValueError, KeyError, IndexError, AttributeError) as error:
+        # Untrusted options must fail as a BriscaError, whatever a converter tripped on.
+        raise RulesError(f"invalid rules options: {error}") from None
+    if key is not None:
+        if len(_RULES_READ) >= 256:
+            _RULES_READ.clear()
+        _RULES_READ[key] = rules
+    return rules
+
+
+def dumps(record: GameRecord, *, indent: int | None = None) -> str:
+    """The record as JSON text in the documented format; :func:`loads` reads it back.
+
+    Raises:
+        NotationError: `record` is not a GameRecord, or `indent` is not None or an int >= 0.
+    """
+    if not isinstance(record, GameRecord):
+        raise NotationError(f"expected a GameRecord, got {type(record).__name__}")
+    if indent is not None and (type(indent) is not int or not 0 <= indent <= 64):
+        raise NotationError(f"indent must be None or an int from 0 to 64, got {describe(indent)}")
+    return json.dumps(record.to_dict(), indent=indent, ensure_ascii=False)
+
+
+def dump(record: GameRecord, fp: IO[str], *, indent: int | None = None) -> None:
+    """Write the record as JSON to the text file `fp`.
+
+    Raises:
+        NotationError: as :func:`dumps`, or `fp` has no ``write`` method.
+    """
+    text = dumps(record, indent=indent)
+    if not callable(getattr(fp, "write", None)):
+        raise NotationError(f"fp must be a text file open for writing, got {describe(fp)}")
+    fp.write(text)
+
+
+def loads(text: str | bytes) -> GameRecord:
+    """Read a record written by :func:`dumps`, and play it: like :func:`brisca.loads`, it
+    accepts only what play reaches. :func:`validate` reports the first problem instead.
+
+    Raises:
+        NotationError: the text is not JSON, or not a record of this format and version,
+            or an action cannot be read.
+        RulesError: the rules in it are invalid.
+        StateError: the dealer is not a seat of those rules, an action is illegal, or
+            the recorded result is not the game's.
+    """
+    record = _read(text)
+    problem = validate(record)
+    if problem is None:
+        return record
+    shown = describe(problem.action, 40, typed=False)
+    where = "" if problem.index is None else f"action {problem.index} ({shown}): "
+    error = NotationError if problem.kind == "malformed action" else StateError
+    raise error(f"no game plays this record: {where}{problem.reason[:160]}")
+
+
+def _read(text: str | bytes) -> GameRecord:
+    """The record `text` holds, its form checked but not its actions."""
+    return GameRecord.from_dict(parse(text, "a JSON game record"))
+
+
+def load(fp: IO[str] | IO[bytes]) -> GameRecord:
+    """Read a record from the file `fp`, as :func:`loads` does.
+
+    Raises:
+        NotationError: as :func:`loads`, or `fp` has no ``read`` method.
+    """
+    if not callable(getattr(fp, "read", None)):
+        raise NotationError(f"fp must be a file open for reading, got {describe(fp)}")
+    return loads(fp.read())
+
+
+def deck_order(state: State) -> tuple[Card, ...]:
+    """The deck order that dealt `state`'s hand: what ``new_game(deck=...)`` takes.
+
+    The deal one card at a time from the seat after the dealer, then the turned
+    card where one is turned, then the stock in draw order.
+
+    Raises:
+        StateError: `state` is not a State.
+    """
+    if not isinstance(state, State):
+        raise StateError(f"expected a brisca.State, got {type(state).__name__}")
+    return state.deal.deck
+
+
+_ACTION_TYPES: tuple[type, ...] = typing.get_args(Action)
+
+
+def record_game(
+    state: State,
+    actions: Iterable[Action | str] | None = None,
+    *,
+    preset: str | None = None,
+    players: Sequence[str] = (),
+    date: str | None = None,
+    event: str | None = None,
+    **tags: str,
+) -> GameRecord:
+    """Record a hand: `state` with its whole history, or a fresh deal then `actions`.
+
+    A state carries its deal and every action since, so ``record_game(state)``
+    records the hand so far, finished or not. Given `actions` too, `state` is
+    the starting point and the record goes on with them. The record keeps the
+    seed, or when there is none the deck order, the hand number, the actions in
+    canonical notation and, once they end the hand, its result.
+
+    Args:
+        state: a state of the hand.
+        actions: actions (or their text) to play after `state`, in order.
+        preset: write the rules as this preset plus overrides; by default the
+            preset the rules equal, if any, else every option.
+        players: the players' names by seat; `date`, `event` and any other
+            keyword (a tag) are free text.
+
+    Raises:
+        StateError: `state` is not a State.
+        NotationError: an action cannot be read.
+        IllegalActionError: an action is illegal; the message gives its index.
+    """
+    if not isinstance(state, State):
+        raise StateError(f"expected a brisca.State, got {type(state).__name__}")
+    rules = state.rules
+    if preset is None:
+        preset = next((name for name, value in PRESETS.items() if value == rules), None)
+    texts = [str(a) for a in state.history]
+    if actions is not None:
+        if isinstance(actions, (str, bytes)) or not isinstance(actions, Iterable):
+            raise NotationError(f"actions must be a sequence of actions, got {describe(actions)}")
+        for item in actions:
+            index = len(texts)
+            action = parse_action(item) if isinstance(item, str) else item
+            if not isinstance(action, _ACTION_TYPES):
+                raise NotationError(f"action {index} is no action: {describe(action)}")
+            try:
+                state = apply(state, action)
+            except IllegalActionError as error:
+                shown = (
+                    action if type(action).__module__ == "brisca.game.actions" else describe(action)
+                )
+                raise IllegalActionError(f"action {index} ({shown}): {error}") from None
+            texts.append(str(action))
+    deal = state.deal
+    return GameRecord(
+        rules,
+        state.dealer,
+        texts,
+        seed=deal.seed,
+        deck=None if deal.seed is not None else deal.deck,
+        hand_number=deal.hand_number,
+        preset=preset,
+        result=RecordedResult.of(state) if state.is_over else None,
+        players=players,
+        date=date,
+        event=event,
+        tags=tags,
+    )
+
+
+def replay(record: GameRecord) -> Iterator[State]:
+    """The states of the recorded hand: the deal first, then the state after each action.
+
+    The states are made as the iterator is consumed, so an error comes when the
+    faulty action is reached.
+
+    Raises:
+        StateError: the record's deck is not a permutation of the pack.
+        NotationError: an action cannot be read; the message gives its index.
+        IllegalActionError: an action is illegal; the message gives its index and why.
+    """
+    if not isinstance(record, GameRecord):
+        raise NotationError(f"expected a GameRecord, got {type(record).__name__}")
+    state = record.initial_state()
+    yield state
+    for index, text in enumerate(record.actions):
+        try:
+            action = parse_action(text)
+        except NotationError as error:
+            raise NotationError(
+                f"action {index} ({describe(text, typed=False)}): {error}"
+            ) from None
+        try:
+            state = apply(state, action)
+        except IllegalActionError as error:
+            raise IllegalActionError(
+                f"action {index} ({describe(text, typed=False)}): {error}"
+            ) from None
+        yield state
+
+
+@attrs.frozen
+class Problem:
+    """What is wrong with a record: the first bad action, or the record itself."""
+
+    #: The index of the faulty action, or ``None`` when the record itself is at fault.
+    index: int | None
+    #: The faulty action's text, or ``None``.
+    action: str | None
+    #: Why: the engine's reason for refusing the action, or what is malformed.
+    reason: str
+    #: ``"malformed record"``, ``"malformed action"``, ``"illegal action"`` or ``"wrong result"``.
+    kind: str
+
+
+def validate(record: GameRecord | str | bytes | Mapping[str, Any]) -> Problem | None:
+    """The first problem with a record, or ``None`` when it is sound; never raises on bad input.
+
+    It accepts a record, its JSON text or its JSON data. It reads the record,
+    deals the hand and plays every action through the engine, and checks a
+    recorded result against the game's.
+    """
+    try:
+        if isinstance(record, (str, bytes, bytearray)):
+            record = _read(record)
+        elif not isinstance(record, GameRecord):
+            record = GameRecord.from_dict(dict(record) if isinstance(record, Mapping) else record)
+        state = record.initial_state()
+    except BriscaError as error:
+        return Problem(None, None, str(error), "malformed record")
+    except BARE_ERRORS as error:
+        # A Mapping or a hand-built GameRecord that breaks on reading: still no exception.
+        return Problem(
+            None, None, f"unreadable record ({type(error).__name__})", "malformed record"
+        )
+    for index, text in enumerate(record.actions):
+        try:
+            action = parse_action(text)
+        except BriscaError as error:
+            return Problem(index, text, str(error), "malformed action")
+        try:
+            state = apply(state, action)
+        except BriscaError as error:
+            return Problem(index, text, str(error), "illegal action")
+    expected = record.result
+    if expected is None:
+        return None
+    if not state.is_over:
+        why = f"a result is recorded but the hand is not over after {len(record.actions)} actions"
+        return Problem(None, None, why, "wrong result")
+    actual = RecordedResult.of(state)
+    if actual != expected:
+        why = (
+            f"the recorded result (points {list(expected.points)}, winner {expected.winner}) "
+            f"is not the game's (points {list(actual.points)}, winner {actual.winner})"
+        )
+        return Problem(None, None, why, "wrong result")
+    return None
+
+
+def record_schema() -> dict[str, Any]:
+    """The JSON Schema (draft 2020-12) of the record format, as shipped with the package."""
+    path = resources.files("brisca.formats").joinpath("schemas").joinpath("record.schema.json")
+    text = path.read_text(encoding="utf-8")
+    schema: dict[str, Any] = json.loads(text)
+    return schema

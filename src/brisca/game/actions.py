@@ -1,0 +1,333 @@
+"""The actions a seat can take: small frozen records with a text notation.
+
+Every action has one canonical text form, given by ``str(action)`` and read back
+by :func:`parse_action`:
+
+- ``Play(card)``: the card's code, such as ``"3C"``;
+- ``Swap(card)``: ``"swap "`` and the code of the card given up, such as ``"swap 7O"``;
+- ``ClaimBlackHand()``: ``"claim"``;
+- ``Signal(name)``: ``"signal "`` and the signal's name, such as ``"signal wink"``;
+- ``Bid(points)``: ``"bid 75"``; ``BidRank(rank)``: ``"bid rank 3"``; ``Pass()``: ``"pass"``;
+- ``NameTrump(suit)``: ``"trump O"``; ``CallCard(card)``: ``"call 3O"``;
+- ``Sing(suit)``: ``"sing E"`` (a cante of Rey and Caballo).
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar, TypeAlias, Union
+
+import attrs
+
+from brisca.game.cards import RANKS, Card, Suit
+from brisca.game.errors import NotationError, describe
+
+__all__ = [
+    "ACTION_TYPES",
+    "SIGNAL_NAMES",
+    "Action",
+    "Bid",
+    "BidRank",
+    "CallCard",
+    "ClaimBlackHand",
+    "NameTrump",
+    "Pass",
+    "Play",
+    "Signal",
+    "Sing",
+    "Swap",
+    "parse_action",
+]
+
+
+def _unreadable(text: str) -> NotationError:
+    return NotationError(
+        f"cannot read {describe(text, typed=False)} as an action; expected one such as "
+        "'3C', 'swap 7O', 'claim', 'signal wink', 'bid 75', 'pass', 'trump O' or 'call 3O'"
+    )
+
+
+def _to_card(value: object) -> Card:
+    if isinstance(value, Card):
+        return value
+    if isinstance(value, str):
+        return Card.parse(value)
+    raise NotationError(f"expected a Card or a card code, got {describe(value)}")
+
+
+@attrs.frozen
+class Play:
+    """Play `card` to the trick. ``Play("3C")`` reads the code for you."""
+
+    #: A play is written as the card's code alone.
+    KEYWORD: ClassVar[str] = ""
+
+    card: Card = attrs.field(converter=_to_card)
+
+    def __str__(self) -> str:
+        return self.card.code
+
+    @classmethod
+    def from_notation(cls, rest: str, text: str) -> Play:
+        """The play that `rest` (here the whole text) writes."""
+        try:
+            return cls(Card.parse(rest))
+        except NotationError:
+            raise _unreadable(text) from None
+
+
+@attrs.frozen
+class Swap:
+    """Exchange `card`, a trump-suit card in hand, for the turned trump card."""
+
+    KEYWORD: ClassVar[str] = "swap"
+
+    card: Card = attrs.field(converter=_to_card)
+
+    def __str__(self) -> str:
+        return f"swap {self.card.code}"
+
+    @classmethod
+    def from_notation(cls, rest: str, text: str) -> Swap:
+        """The swap that `rest`, the text after the keyword, writes; `text` is all of it."""
+        if not rest:
+            raise _unreadable(text)
+        return cls(Card.parse(rest))
+
+
+@attrs.frozen
+class ClaimBlackHand:
+    """Show a black hand, the 1, 3 and 12 of trumps, to win the round (SPEC §2.5)."""
+
+    KEYWORD: ClassVar[str] = "claim"
+
+    def __str__(self) -> str:
+        return "claim"
+
+    @classmethod
+    def from_notation(cls, rest: str, text: str) -> ClaimBlackHand:
+        """The claim, which takes nothing after its keyword."""
+        if rest:
+            raise _unreadable(text)
+        return cls()
+
+
+#: Every signal name of both vocabularies (SPEC §2.9); the rules say which apply.
+SIGNAL_NAMES = ("lip_bite", "shoulder", "wink", "head_shake", "lips", "eyes_up")
+
+
+def _signal_name(value: object) -> str:
+    if not isinstance(value, str) or value not in SIGNAL_NAMES:
+        raise NotationError(
+            f"{describe(value)} is no signal; the signals are {', '.join(SIGNAL_NAMES)}"
+        )
+    return value
+
+
+@attrs.frozen
+class Signal:
+    """Make a partnership signal (seña), such as ``Signal("wink")`` (SPEC §2.9)."""
+
+    KEYWORD: ClassVar[str] = "signal"
+
+    name: str = attrs.field(converter=_signal_name)
+
+    def __str__(self) -> str:
+        return f"signal {self.name}"
+
+    @classmethod
+    def from_notation(cls, rest: str, text: str) -> Signal:
+        """The signal `rest` names."""
+        if not rest:
+            raise _unreadable(text)
+        return cls(rest.lower())
+
+
+def _points(value: object) -> int:
+    if type(value) is not int or value < 1:
+        raise NotationError(f"a bid is a positive number of points, got {describe(value)}")
+    return value
+
+
+def _rank(value: object) -> int:
+    if type(value) is not int or value not in RANKS:
+        raise NotationError(f"a rank bid names a rank from 1 to 12, got {describe(value)}")
+    return value
+
+
+def _suit(value: object) -> Suit:
+    if isinstance(value, Suit):
+        return value
+    try:
+        return Suit(str(value).upper())
+    except ValueError:
+        raise NotationError(
+            f"expected a suit or its letter O, C, E or B, got {describe(value)}"
+        ) from None
+
+
+@attrs.frozen
+class Bid:
+    """Bid `points` (SPEC §2.7): in subastada the contract; in chiamata "2 + points" (§2.8)."""
+
+    KEYWORD: ClassVar[str] = "bid"
+
+    points: int = attrs.field(converter=_points)
+
+    def __str__(self) -> str:
+        return f"bid {self.points}"
+
+    @classmethod
+    def from_notation(cls, rest: str, text: str) -> Bid:
+        """The bid of the points `rest` writes."""
+        return cls(_number(rest, text))
+
+
+@attrs.frozen
+class BidRank:
+    """Bid a rank in briscola chiamata, each lower in trick order than the last (SPEC §2.8)."""
+
+    KEYWORD: ClassVar[str] = "bid rank"
+
+    rank: int = attrs.field(converter=_rank)
+
+    def __str__(self) -> str:
+        return f"bid rank {self.rank}"
+
+    @classmethod
+    def from_notation(cls, rest: str, text: str) -> BidRank:
+        """The bid of the rank `rest` writes."""
+        return cls(_number(rest, text))
+
+
+@attrs.frozen
+class Pass:
+    """Pass in an auction; a pass is final."""
+
+    KEYWORD: ClassVar[str] = "pass"
+
+    def __str__(self) -> str:
+        return "pass"
+
+    @classmethod
+    def from_notation(cls, rest: str, text: str) -> Pass:
+        """The pass, which takes nothing after its keyword."""
+        if rest:
+            raise _unreadable(text)
+        return cls()
+
+
+@attrs.frozen
+class NameTrump:
+    """The subastada declarer names the trump suit (SPEC §2.7)."""
+
+    KEYWORD: ClassVar[str] = "trump"
+
+    suit: Suit = attrs.field(converter=_suit)
+
+    def __str__(self) -> str:
+        return f"trump {self.suit.value}"
+
+    @classmethod
+    def from_notation(cls, rest: str, text: str) -> NameTrump:
+        """The suit `rest` names as trump."""
+        if not rest:
+            raise _unreadable(text)
+        return cls(_suit(rest))
+
+
+@attrs.frozen
+class CallCard:
+    """The chiamata caller calls `card`: its suit is trump, its holder the secret partner."""
+
+    KEYWORD: ClassVar[str] = "call"
+
+    card: Card = attrs.field(converter=_to_card)
+
+    def __str__(self) -> str:
+        return f"call {self.card.code}"
+
+    @classmethod
+    def from_notation(cls, rest: str, text: str) -> CallCard:
+        """The call of the card `rest` writes."""
+        if not rest:
+            raise _unreadable(text)
+        return cls(Card.parse(rest))
+
+
+@attrs.frozen
+class Sing:
+    """Sing a cante: show the Rey and Caballo of `suit`, 40 in trumps and 20 otherwise."""
+
+    KEYWORD: ClassVar[str] = "sing"
+
+    suit: Suit = attrs.field(converter=_suit)
+
+    def __str__(self) -> str:
+        return f"sing {self.suit.value}"
+
+    @classmethod
+    def from_notation(cls, rest: str, text: str) -> Sing:
+        """The cante of the suit `rest` names."""
+        if not rest:
+            raise _unreadable(text)
+        return cls(_suit(rest))
+
+
+Action: TypeAlias = Union[  # noqa: UP007 (Python 3.10 needs Union at runtime)
+    Play, Swap, ClaimBlackHand, Signal, Bid, BidRank, Pass, NameTrump, CallCard, Sing
+]
+
+#: Every action type. Each writes itself with ``str`` and reads itself back with its
+#: ``from_notation``, after its ``KEYWORD``; the variants' registry owns all but `Play`.
+ACTION_TYPES: tuple[type[Action], ...] = (
+    Play,
+    Swap,
+    ClaimBlackHand,
+    Signal,
+    Bid,
+    BidRank,
+    Pass,
+    NameTrump,
+    CallCard,
+    Sing,
+)
+_DIGITS = frozenset("0123456789")
+# Longest keyword first, so that "bid rank 3" is not read as "bid" and "rank 3".
+_KEYWORDS = sorted(
+    ((kind.KEYWORD, kind) for kind in ACTION_TYPES if kind.KEYWORD), key=lambda pair: -len(pair[0])
+)
+
+
+#: The most digits a number in action notation may have (the greatest bid is 220).
+_MAX_DIGITS = 6
+
+
+def _number(digits: str, text: str) -> int:
+    """A number in action notation: ASCII digits only, so ``"bid ²"`` or ``"bid ٣"`` is no bid."""
+    if not (digits.isascii() and digits.isdigit() and len(digits) <= _MAX_DIGITS):
+        raise NotationError(
+            f"cannot read {describe(text, typed=False)} as a bid: a bid is 'bid' and "
+            f"up to {_MAX_DIGITS} ASCII digits, such as 'bid 75', or 'bid rank 3'"
+        )
+    return int(digits)
+
+
+def parse_action(text: str) -> Action:
+    """Read an action from its canonical text form.
+
+    >>> parse_action("3C"), parse_action("swap 7O")
+    (Play(card=Card.parse('3C')), Swap(card=Card.parse('7O')))
+
+    Raises:
+        NotationError: the text is no action.
+    """
+    if not isinstance(text, str):
+        raise NotationError(f"an action must be given as text, got {describe(text)}")
+    stripped = text.strip()
+    if stripped[:1] in _DIGITS:  # no keyword starts with a digit: a card, the common case
+        return Play.from_notation(text, text)
+    lowered = stripped.lower()
+    for keyword, kind in _KEYWORDS:
+        if lowered == keyword or lowered.startswith(keyword + " "):
+            return kind.from_notation(stripped[len(keyword) :].strip(), text)
+    return Play.from_notation(text, text)

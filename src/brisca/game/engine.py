@@ -1,0 +1,764 @@
+"""The pure transition functions: deal, list and check actions, apply them, score.
+
+One rule check, :func:`refusal`, decides legality for :func:`is_legal`,
+:func:`apply` and :func:`step`; :func:`legal_actions` lists the plays arrastre
+allows and what each variant offers, through the same rule modules, and the
+conformance kit (:mod:`brisca.testing`) checks at every step that the two agree.
+The optional rules come from one registry, :data:`brisca.game.variants.VARIANTS`: the
+engine asks each variant the rules switch on, and never names a variant itself.
+"""
+
+from __future__ import annotations
+
+import abc
+import os
+from collections.abc import Callable, Iterable
+from typing import Any, Generic, TypeVar, cast, overload
+
+import attrs
+
+from brisca.game.actions import Action, Bid, Play
+from brisca.game.cards import Card, DeckKind, Suit, deck_cards
+from brisca.game.errors import IllegalActionError, RulesError, StateError, describe
+from brisca.game.events import CardPlayed, CardsDrawn, Event, HandEnded, TrickWon, TrumpRevealed
+from brisca.game.presets import preset
+from brisca.game.rng import Generator
+from brisca.game.rules import (
+    SUIT_ROTATION,
+    HandWinRule,
+    PartnerHandVisibility,
+    Rules,
+    SubastaScoring,
+    TieRule,
+    TrumpCardPosition,
+    TrumpSelection,
+    TrumpVisibility,
+)
+from brisca.game.state import (
+    BlackHandWin,
+    ContractResult,
+    DealLayout,
+    HandResult,
+    Ledger,
+    Observation,
+    State,
+    Table,
+    Termination,
+    build_deal,
+    build_state,
+    build_trick,
+    table_for,
+)
+from brisca.game.tricks import winning
+from brisca.game.variants import VARIANTS, Log, Variant, owner
+
+__all__ = [
+    "Playable",
+    "apply",
+    "deal_layout",
+    "is_legal",
+    "legal_actions",
+    "new_game",
+    "observe",
+    "refusal",
+    "result",
+    "step",
+    "trump_is_public",
+]
+
+
+def new_game(
+    rules: Rules | str | None = None,
+    *,
+    seed: int | None = None,
+    deck: Iterable[Card | str] | None = None,
+    dealer: int | None = None,
+    hand_number: int = 0,
+) -> State:
+    """Shuffle and deal a hand.
+
+    Args:
+        rules: the variant, as a `Rules` or a preset's name; ``Rules()`` when omitted.
+        seed: any non-negative int. The shuffle comes from
+            :class:`brisca.game.rng.Generator`, so a seed gives the same deal on every platform.
+        deck: instead of a seed, the order in which cards leave the pack: the
+            deal (one card at a time, from the seat after the dealer), then the
+            turned trump card where one is turned, then the stock in draw order.
+        dealer: the dealing seat; the last seat when omitted, so seat 0 leads.
+        hand_number: which hand of a match this is, from 0; it picks the trump
+            under ``trump_selection='suit_rotation'``.
+
+    With neither `seed` nor `deck`, a fresh seed is drawn from the operating
+    system and kept in ``state.seed``, so that every game can be replayed.
+
+    Raises:
+        RulesError: `rules` is neither a `Rules` nor a preset's name.
+        StateError: a bad seed, deck, dealer or hand number.
+    """
+    rules = checked_rules(rules)
+    n = rules.num_players
+    if dealer is None:
+        dealer = n - 1
+    if type(dealer) is not int or not 0 <= dealer < n:
+        raise StateError(f"dealer must be a seat from 0 to {n - 1}, got {describe(dealer)}")
+    if type(hand_number) is not int or hand_number < 0:
+        raise StateError(f"hand_number must be a non-negative int, got {describe(hand_number)}")
+    table = table_for(rules, dealer, None, None, _plan(rules))
+    pack = table.pack
+    if deck is not None:
+        if seed is not None:
+            raise StateError("give a seed or a deck, not both")
+        order = _checked_deck(deck, pack)
+    else:
+        seed = checked_seed(seed)
+        order = Generator(seed).shuffle(pack)
+        layout = table.layout
+        dealt = len(pack) - len(layout.stock) - (layout.turned is not None)
+        bottom = rules.trump_card_position is _BOTTOM_OF_DECK
+        if layout.turned is not None and bottom:
+            order = order[:dealt] + order[-1:] + order[dealt:-1]
+        elif layout.turned is None and not bottom and dealt < len(order):
+            # SPEC §2.1 [P]: the card that would be turned stays face down, last in the stock.
+            order = order[:dealt] + order[dealt + 1 :] + order[dealt : dealt + 1]
+    return _deal(table, seed, order, hand_number)
+
+
+_BOTTOM_OF_DECK = TrumpCardPosition.BOTTOM_OF_DECK  # a module constant: see _OVER_60
+
+
+def checked_rules(rules: object) -> Rules:
+    """`rules` as a `Rules`: itself, the preset it names, or ``Rules()`` for ``None``.
+
+    Every function that takes rules reads them through this, so each takes a preset name.
+
+    Raises:
+        RulesError: `rules` is neither a `Rules` nor a preset's name.
+    """
+    if rules is None:
+        return Rules()
+    if isinstance(rules, str):
+        return preset(rules)
+    if not isinstance(rules, Rules):
+        raise RulesError(f"rules must be a brisca.Rules or a preset name, got {describe(rules)}")
+    return rules
+
+
+def checked_seed(seed: object) -> int:
+    """`seed`, or a fresh one from the operating system when it is ``None``.
+
+    Raises:
+        StateError: `seed` is not a non-negative int.
+    """
+    if seed is None:
+        return int.from_bytes(os.urandom(16), "big")
+    if type(seed) is not int or seed < 0:
+        raise StateError(f"seed must be a non-negative int, got {describe(seed)}")
+    return seed
+
+
+def _checked_deck(deck: Iterable[Card | str], pack: tuple[Card, ...]) -> list[Card]:
+    if isinstance(deck, (str, bytes)) or not isinstance(deck, Iterable):
+        raise StateError(f"deck must be a sequence of cards, got {describe(deck)}")
+    order = [c if isinstance(c, Card) else Card.parse(c) for c in deck]
+    if len(order) != len(pack):
+        raise StateError(f"deck has {len(order)} cards; these rules play with {len(pack)}")
+    seen: set[Card] = set()
+    for c in order:
+        if c not in pack:
+            raise StateError(f"deck holds {c}, which is not in this pack")
+        if c in seen:
+            raise StateError(f"deck holds {c} twice")
+        seen.add(c)
+    return order
+
+
+def _deal(table: Table, seed: int | None, order: list[Card], hand_number: int) -> State:
+    rules, layout = table.rules, table.layout
+    deck = tuple(order)
+    card_at = deck.__getitem__
+    hands = tuple(tuple(map(card_at, positions)) for positions in layout.hands)
+    stock = tuple(map(card_at, layout.stock))
+    trump_card: Card | None = None
+    trump: Suit | None = None
+    if layout.turned is not None:
+        trump_card = deck[layout.turned]
+        trump = trump_card.suit
+    elif not rules.has_auction:
+        trump = SUIT_ROTATION[hand_number % 4]
+    deal = build_deal(deck, seed, hand_number, hands)
+    state = build_state(
+        table, deal, trump, trump_card, hands, stock, (), (), table.first_leader, _NO_RECORDS, ()
+    )
+    return _after_cards_move(state, None, table.plan) if table.plan.after_cards_move else state
+
+
+_NO_RECORDS = Ledger()
+
+
+def deal_layout(rules: Rules, dealer: int) -> DealLayout:
+    """Where each position of a ``new_game(deck=...)`` order goes for `rules` and `dealer`.
+
+    Raises:
+        RulesError: `rules` is not a `Rules`.
+        StateError: `dealer` is not a seat.
+    """
+    rules = checked_rules(rules)
+    n = rules.num_players
+    if type(dealer) is not int or not 0 <= dealer < n:
+        raise StateError(f"dealer must be a seat from 0 to {n - 1}, got {describe(dealer)}")
+    return table_for(rules, dealer).layout
+
+
+# One Play per card: legal_actions hands these out instead of building new ones.
+_PLAY_OF = {c: Play(c) for c in deck_cards(DeckKind.SPANISH48)}.__getitem__
+
+
+@attrs.frozen(eq=False)  # one per rules, so identity will do, and it hashes fast
+class _Plan:
+    """What the variants a `Rules` value switches on ask of the engine, found once per rules."""
+
+    #: The variants that offer actions before the trump is known, and after.
+    offering_before_trump: tuple[Variant, ...]
+    offering: tuple[Variant, ...]
+    #: Whether any variant offers actions at all.
+    offers: bool
+    #: The variant that limits which cards a follower may play, if any (arrastre).
+    playable: Callable[[State, int], tuple[tuple[Card, ...], str]] | None
+    after_cards_move: tuple[Callable[[State, Log], State], ...]
+    on_play: tuple[Callable[[State, int, Card, Log], None], ...]
+    observe: tuple[Callable[[State, int], dict[str, Any]], ...]
+
+
+# The plan of each rules, found by the id of the Rules object first (hashing a Rules
+# value calls Python code) and then by equality, so that equal rules read from JSON
+# share one plan, and so one cached table. Each table carries its plan (`Table.plan`).
+_PLANS_BY_ID: dict[int, tuple[Rules, _Plan]] = {}
+_PLANS: dict[Rules, _Plan] = {}
+
+
+def _plan(rules: Rules) -> _Plan:
+    found = _PLANS_BY_ID.get(id(rules))
+    if found is not None and found[0] is rules:  # the entry keeps its rules, and so its id
+        return found[1]
+    plan = _PLANS.get(rules)
+    if plan is None:
+        if len(_PLANS) >= 1024:
+            _PLANS.clear()
+        plan = _PLANS[rules] = _new_plan(rules)
+    if len(_PLANS_BY_ID) >= 1024:
+        _PLANS_BY_ID.clear()
+    _PLANS_BY_ID[id(rules)] = (rules, plan)
+    return plan
+
+
+def _new_plan(rules: Rules) -> _Plan:
+    on = [v for v in VARIANTS if v.switched_on(rules)]
+    limits = [v.playable for v in on if v.playable is not None]
+    assert len(limits) <= 1, "one variant at most limits the cards a follower may play"
+    return _Plan(
+        tuple(v for v in on if v.actions and v.before_trump),
+        tuple(v for v in on if v.actions and not v.before_trump),
+        any(v.actions for v in on),
+        limits[0] if limits else None,
+        tuple(v.after_cards_move for v in on if v.after_cards_move is not None),
+        tuple(v.on_play for v in on if v.on_play is not None),
+        tuple(v.observe for v in on if v.observe is not None),
+    )
+
+
+def _plan_of(table: Table) -> _Plan:
+    """The table's plan; a table built by hand, without the engine, has none yet."""
+    plan: _Plan | None = table.plan
+    return plan if plan is not None else _plan(table.rules)
+
+
+def _after_cards_move(state: State, log: Log, plan: _Plan) -> State:
+    """Let the variants act on cards that changed hands: an automatic black hand ends it."""
+    for hook in plan.after_cards_move:
+        state = hook(state, log)
+    return state
+
+
+ObservationT = TypeVar("ObservationT", covariant=True)
+ResultT = TypeVar("ResultT", covariant=True)
+
+
+class Playable(abc.ABC, Generic[ObservationT, ResultT]):
+    """What the engine's functions take besides a hand's `State`: a `brisca.Match`.
+
+    `legal_actions`, `is_legal`, `apply`, `observe` and `result` hand such a value
+    to its own methods, so one loop runs a hand or a whole match, while the hand
+    engine knows nothing of matches.
+    """
+
+    __slots__ = ()
+
+    @abc.abstractmethod
+    def legal_actions(self) -> tuple[Action, ...]:
+        """Every legal action of the seat to act, in a fixed order."""
+
+    @abc.abstractmethod
+    def is_legal(self, action: Action) -> bool:
+        """Whether `action` is legal now."""
+
+    @abc.abstractmethod
+    def apply(self: P, action: Action) -> P:
+        """The value after `action`."""
+
+    @abc.abstractmethod
+    def observe(self, seat: int) -> ObservationT:
+        """What `seat` may know."""
+
+    @abc.abstractmethod
+    def result(self) -> ResultT:
+        """The outcome, once over."""
+
+
+P = TypeVar("P", bound=Playable[Any, Any])
+V = TypeVar("V")
+R = TypeVar("R")
+
+
+def _playable(value: object) -> Playable[Any, Any]:
+    if not isinstance(value, Playable):
+        raise StateError(f"expected a brisca.State or brisca.Match, got {type(value).__name__}")
+    return value
+
+
+def refusal(state: State, action: object) -> str | None:
+    """Why `action` is illegal in `state`, or ``None`` when it is legal: the one rule check.
+
+    `is_legal`, `apply` and `step` decide through it.
+
+    >>> import brisca
+    >>> state = brisca.new_game(brisca.preset("spanish-2p"), seed=7)
+    >>> brisca.refusal(state, brisca.Play("12E"))
+    '12E is not in the hand of seat 0, the seat to act'
+
+    Raises:
+        StateError: `state` is not a State.
+    """
+    if type(state) is not State:
+        raise StateError(f"expected a brisca.State, got {type(state).__name__}")
+    return _refusal(state, action, _plan_of(state.table))
+
+
+def _refusal(state: State, action: object, plan: _Plan) -> str | None:
+    seat = state.to_act
+    kind = type(action)
+    if kind is Play:
+        if seat is None:
+            return "the hand is over"
+        try:
+            card = action.card  # type: ignore[attr-defined]
+        except AttributeError:
+            return _MALFORMED
+        if card not in state.hands[seat]:
+            return f"{card} is not in the hand of seat {seat}, the seat to act"
+        if state.trump is None:
+            return "no card is played before the auction ends and the trump is chosen"
+        if not state.trick:  # the leader is always free
+            return None
+        limit = plan.playable
+        if limit is None:
+            return None
+        allowed, duty = limit(state, seat)
+        return None if card in allowed else duty
+    variant = owner(kind)
+    if variant is None:
+        return f"not a brisca action: a {type(action).__name__}"
+    if not _complete(action):
+        return _MALFORMED
+    if seat is None:
+        return "the hand is over"
+    if state.trump is None and not variant.before_trump:
+        return "the auction is not over"
+    return variant.refusal(state, seat, cast(Action, action))
+
+
+def _complete(action: object) -> bool:
+    """Whether every field of an action is set (one made without its constructor is not)."""
+    return all(hasattr(action, f.name) for f in attrs.fields(cast(Any, type(action))))
+
+
+_MALFORMED = "a malformed action: build actions with their constructors or parse_action"
+
+
+def legal_actions(state: State | Playable[Any, Any]) -> tuple[Action, ...]:
+    """Every legal action of the seat to act, in a fixed order; ``()`` once it is over.
+
+    Works on a hand's `State` and on a whole `Match` alike.
+
+    Raises:
+        StateError: `state` is neither.
+    """
+    if type(state) is not State:
+        return _playable(state).legal_actions()
+    seat = state.to_act
+    if seat is None:
+        return ()
+    plan: _Plan = state.table.plan or _plan(state.table.rules)  # a hand-built table has none
+    if plan.playable is None or not state.trick:  # the leader is always free
+        cards = state.hands[seat]
+    else:
+        cards = plan.playable(state, seat)[0]
+    plays = tuple(map(_PLAY_OF, cards))
+    if not plan.offers:  # no optional actions in these rules: the common case first
+        return plays
+    if state.trump is None:  # the auction: only its calls, no card yet
+        return _offers(plan.offering_before_trump, state, seat)
+    return _offers(plan.offering, state, seat) + plays
+
+
+def _offers(variants: tuple[Variant, ...], state: State, seat: int) -> tuple[Action, ...]:
+    # A plain loop, kept out of legal_actions: a generator there would give it closure
+    # cells to build on every call, the cheap ones included.
+    found: tuple[Action, ...] = ()
+    for variant in variants:
+        offered = variant.offered(state, seat)
+        if offered:
+            found += offered
+    return found
+
+
+def is_legal(state: State | Playable[Any, Any], action: Action) -> bool:
+    """Whether `action` is legal in `state` (a hand or a match); never raises for a bad action.
+
+    Raises:
+        StateError: `state` is neither a State nor a Match.
+    """
+    if type(state) is not State:
+        return _playable(state).is_legal(action)
+    return _refusal(state, action, _plan_of(state.table)) is None
+
+
+@overload
+def apply(state: State, action: Action) -> State: ...
+@overload
+def apply(state: P, action: Action) -> P: ...
+def apply(state: State | P, action: Action) -> State | P:
+    """The state after `action`; `state` itself never changes.
+
+    Completing a trick also resolves it and draws: the winner first, then the
+    others in play order, the turned trump card last. Given a `Match`, the
+    action goes to its hand in progress, and a finished hand is scored and the
+    next one dealt.
+
+    Raises:
+        StateError: `state` is neither a State nor a Match.
+        IllegalActionError: the action is not legal; the message says why.
+    """
+    if type(state) is not State:
+        return cast(P, _playable(state).apply(action))
+    # `step` without the events, written out: this is the hot path of every playout.
+    plan: _Plan = state.table.plan or _plan(state.table.rules)  # a hand-built table has none
+    reason = _refusal(state, action, plan)
+    if reason is not None:
+        raise IllegalActionError(reason)
+    if type(action) is Play:
+        return _play(state, action, None, plan)
+    return _extra(state, action, None, plan)
+
+
+def step(state: State, action: Action) -> tuple[State, tuple[Event, ...]]:
+    """Apply `action` and report what it did: ``(new state, events)``.
+
+    The events come from the transition itself, in the order things happened;
+    `brisca.game.events` says what each seat may see of them.
+
+    Raises:
+        IllegalActionError: the action is not legal; the message says why.
+        StateError: `state` is not a State.
+    """
+    if type(state) is not State:
+        raise StateError(f"expected a brisca.State, got {type(state).__name__}")
+    log: list[Event] = []
+    return _advance(state, action, log), tuple(log)
+
+
+def _advance(state: State, action: Action, log: list[Event]) -> State:
+    plan: _Plan = state.table.plan or _plan(state.table.rules)  # a hand-built table has none
+    reason = _refusal(state, action, plan)
+    if reason is not None:
+        raise IllegalActionError(reason)
+    hidden = state.trump is None or not trump_is_public(state)
+    if type(action) is Play:
+        seat: int = state.to_act  # type: ignore[assignment]
+        card = action.card
+        log.append(CardPlayed(seat, card))
+        if card.suit is state.trump and hidden:  # a trump played shows the covered suit
+            log.append(_revealed(state))
+        for hook in plan.on_play:
+            hook(state, seat, card, log)
+        after = _play(state, action, log, plan)
+    else:
+        after = _extra(state, action, log, plan)
+    if (
+        hidden
+        and after.trump is not None
+        and trump_is_public(after)
+        and not any(type(e) is TrumpRevealed for e in log)
+    ):
+        log.append(_revealed(after))
+    if after.is_over:
+        outcome = result(after)
+        log.append(HandEnded(outcome.points, outcome.winner, outcome.void))
+    return after
+
+
+def _extra(state: State, action: Action, log: Log, plan: _Plan) -> State:
+    """The state after an action that is not a play: its variant's doing."""
+    rule = owner(type(action))
+    assert rule is not None  # a legal action that is not a play has its variant
+    seat: int = state.to_act  # type: ignore[assignment]
+    after = attrs.evolve(rule.apply(state, seat, action, log), trail=(state.trail, action))
+    return _after_cards_move(after, log, plan) if rule.moves_cards else after
+
+
+def _revealed(state: State) -> TrumpRevealed:
+    """The trump as it became known: with the turned card that shows it, if one does."""
+    suit = state.trump
+    assert suit is not None
+    card = state.trump_card
+    if card is None and state.ledger.trump_card_drawn is not None:
+        card = state.ledger.trump_card_drawn[1]
+    if card is not None and card.suit is not suit:
+        card = None  # a named or called trump: no turned card shows it
+    return TrumpRevealed(suit, card)
+
+
+def _play(state: State, action: Play, log: Log, plan: _Plan) -> State:
+    table = state.table
+    card = action.card
+    seat: int = state.to_act  # type: ignore[assignment]
+    hands = list(state.hands)
+    hand = hands[seat]
+    i = hand.index(card)
+    hands[seat] = hand[:i] + hand[i + 1 :]
+    # Concatenation, not unpacking: one tuple built, where unpacking builds a list first.
+    trick = state.trick + ((seat, card),)  # noqa: RUF005
+    trail = (state.trail, action)
+    if len(trick) < table.seats_in_play:
+        return build_state(
+            table,
+            state.deal,
+            state.trump,
+            state.trump_card,
+            tuple(hands),
+            state.stock,
+            trick,
+            state.tricks,
+            table.next_seat[seat],
+            state.ledger,
+            trail,
+        )
+    winner = winning(trick, state.trump, table)[0]
+    points, total = table.card_points, 0
+    for _, played in trick:
+        total += points[played]
+    tricks = state.tricks + (build_trick(trick[0][0], trick, winner, total),)  # noqa: RUF005
+    if log is not None:
+        log.append(TrickWon(winner, total, len(state.tricks)))
+    to_act = None if len(tricks) == table.tricks_total else winner
+    stock, trump_card, ledger = state.stock, state.trump_card, state.ledger
+    if stock or trump_card is not None:
+        # Draw in play order from the winner; the turned card is the last one drawn.
+        order = table.rotation[winner]
+        if len(stock) < len(order):
+            assert trump_card is not None  # the talon always splits evenly
+            stock = (*stock, trump_card)
+            ledger = attrs.evolve(ledger, trump_card_drawn=(order[-1], trump_card))
+            trump_card = None
+        for k, drawer in enumerate(order):
+            hands[drawer] += (stock[k],)
+        if log is not None:
+            for k, drawer in enumerate(order):
+                log.append(CardsDrawn(drawer, stock[k], stock[k] is state.trump_card))
+        stock = stock[len(order) :]
+    after = build_state(
+        table,
+        state.deal,
+        state.trump,
+        trump_card,
+        tuple(hands),
+        stock,
+        (),
+        tricks,
+        to_act,
+        ledger,
+        trail,
+    )
+    return _after_cards_move(after, log, plan) if plan.after_cards_move else after
+
+
+# Enum members as module constants: Python 3.11 looks `Enum.MEMBER` up through
+# EnumType.__getattr__, about ten times the cost of a global.
+_OVER_60, _LAST_TRICK = HandWinRule.OVER_60, TieRule.LAST_TRICK
+_REPLAYS = (TieRule.REPLAY, TieRule.REPLAY_DOUBLE_STAKE)
+_PLAYED_OUT, _BLACK_HAND = Termination.PLAYED_OUT, Termination.BLACK_HAND
+
+
+@overload
+def result(state: State) -> HandResult: ...
+@overload
+def result(state: Playable[Any, R]) -> R: ...
+def result(state: State | Playable[Any, R]) -> HandResult | R:
+    """The outcome of a finished hand, by the rules' `hand_win_rule` and `tie_rule`,
+    or of a finished match.
+
+    Raises:
+        StateError: it is not over, or is neither a State nor a Match.
+    """
+    if type(state) is not State:
+        return cast(R, _playable(state).result())
+    if not state.is_over:
+        raise StateError("the hand is not over yet: no result")
+    rules, table = state.rules, state.table
+    points = state.side_points
+    last = table.side_of[state.tricks[-1].winner] if state.tricks else None
+    if rules.has_auction:
+        return _contract_result(state, points, last)
+    holder = state.ledger.black_hand
+    if holder is not None:
+        return HandResult(
+            termination=_BLACK_HAND,
+            sides=table.sides,
+            points=points,
+            winner=table.side_of[holder],
+            last_trick=last,
+            details=BlackHandWin(holder),
+        )
+    if rules.hand_win_rule is _OVER_60:
+        tied = tuple(i for i, p in enumerate(points) if p >= 60)  # 60-60 when two are here
+    else:
+        top = max(points)
+        tied = tuple(i for i, p in enumerate(points) if p == top)
+    if len(tied) == 1:
+        return HandResult(
+            termination=_PLAYED_OUT,
+            sides=table.sides,
+            points=points,
+            winner=tied[0],
+            last_trick=last,
+        )
+    tie = rules.tie_rule
+    return HandResult(
+        termination=_PLAYED_OUT,
+        sides=table.sides,
+        points=points,
+        winner=last if tie is _LAST_TRICK and last in tied else None,
+        tied=tied,
+        replay=tie in _REPLAYS,
+        last_trick=last,
+    )
+
+
+def _contract_result(state: State, points: tuple[int, ...], last: int | None) -> HandResult:
+    """SPEC §2.7, §2.8: the declarer's side makes its contract or fails it."""
+    rules, table, contract = state.rules, state.table, state.ledger.contract
+    if contract is None:  # everyone passed
+        zero = tuple(0 for _ in table.sides)
+        return HandResult(termination=Termination.VOID, sides=table.sides, points=zero, winner=None)
+    sung = [0] * len(table.sides)
+    for cante in state.ledger.cantes:
+        sung[table.side_of[cante.seat]] += cante.points
+    ours = table.side_of[contract.declarer]
+    theirs = 1 - ours
+    scores = [0] * rules.num_players
+    if rules.trump_selection is TrumpSelection.CALLED_CARD:
+        need = max(61, contract.bid.points if isinstance(contract.bid, Bid) else 0)
+        made = points[ours] >= need
+        caller, partner, defender, alone = rules.chiamata_scores
+        sign = 1 if made else -1
+        lone = contract.partner == contract.declarer
+        for seat in table.active:
+            if seat == contract.declarer:
+                scores[seat] = sign * (alone if lone else caller)
+            elif seat == contract.partner:
+                scores[seat] = sign * partner
+            else:
+                scores[seat] = -sign * defender
+    else:
+        assert isinstance(contract.bid, Bid)
+        made = points[ours] + sung[ours] >= contract.bid.points
+        value = contract.bid.points if rules.subasta_scoring is SubastaScoring.BID_VALUE else 1
+        for seat in table.sides[ours]:
+            scores[seat] = value if made else -value
+    return HandResult(
+        termination=Termination.CONTRACT_MADE if made else Termination.CONTRACT_FAILED,
+        sides=table.sides,
+        points=points,
+        winner=ours if made else theirs,
+        last_trick=last,
+        details=ContractResult(contract, made, tuple(sung), tuple(scores)),
+    )
+
+
+@overload
+def observe(state: State, seat: int) -> Observation: ...
+@overload
+def observe(state: Playable[V, Any], seat: int) -> V: ...
+def observe(state: State | Playable[V, Any], seat: int) -> Observation | V:
+    """What `seat` may know: its own hand and everything done in view.
+
+    Hidden: the other hands, the stock's order and, under cubierta, the covered
+    trump card and suit until a trump is played or the card is drawn. Given a
+    `Match`, the view of its hand in progress plus the public match record.
+
+    Raises:
+        StateError: `state` is neither a State nor a Match, or `seat` is not a seat of it.
+    """
+    if type(state) is not State:
+        return cast(V, _playable(state).observe(seat))
+    table, rules = state.table, state.rules
+    n = rules.num_players
+    if type(seat) is not int or not 0 <= seat < n:
+        raise StateError(f"seat must be from 0 to {n - 1}, got {describe(seat)}")
+    public = trump_is_public(state)
+    partner_hands: tuple[tuple[int, tuple[Card, ...]], ...] = ()
+    if rules.partner_hand_visibility is PartnerHandVisibility.SHOW_AFTER_DEAL:
+        side = table.side_of[seat]
+        partners = table.sides[side] if side >= 0 else ()
+        partner_hands = tuple((p, state.deal.hands[p]) for p in partners if p != seat)
+    seen: dict[str, Any] = {}
+    for contribution in _plan_of(table).observe:
+        seen.update(contribution(state, seat))
+    return Observation(
+        **{
+            "seat": seat,
+            "rules": rules,
+            "dealer": state.dealer,
+            "hand_number": state.deal.hand_number,
+            "sides": table.sides,
+            "trump": state.trump if public else None,
+            "trump_card": state.trump_card if public else None,
+            "hand": state.hands[seat],
+            "hand_sizes": tuple(len(h) for h in state.hands),
+            "stock_size": len(state.stock),
+            "trick": state.trick,
+            "tricks": state.tricks,
+            "to_act": state.to_act,
+            "partner_hands": partner_hands,
+            "trump_card_drawn": state.ledger.trump_card_drawn,
+            "voids": (_NO_VOIDS,) * n,
+            **seen,
+        }
+    )
+
+
+_NO_VOIDS: frozenset[Suit] = frozenset()
+
+
+# An enum member as a module constant: Python 3.11 looks `Enum.MEMBER` up through
+# EnumType.__getattr__, about ten times the cost of a global, and `step` asks twice a turn.
+_FACE_UP = TrumpVisibility.FACE_UP
+
+
+def trump_is_public(state: State) -> bool:
+    """Whether everyone knows the trump suit: always, save a still-covered cubierta card."""
+    if state.table.rules.trump_visibility is _FACE_UP or state.trump_card is None:
+        return True
+    trump = state.trump
+    return any(c.suit is trump for _, c in state.trick) or any(
+        c.suit is trump for t in state.tricks for _, c in t.cards
+    )

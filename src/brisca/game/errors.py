@@ -1,0 +1,141 @@
+"""The exceptions raised by brisca.
+
+Every error the library raises on bad input is a :class:`BriscaError`, which is
+a :class:`ValueError`, so callers can catch one type at the boundary.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterable, Iterator
+
+__all__ = [
+    "BARE_ERRORS",
+    "BotError",
+    "BriscaError",
+    "IllegalActionError",
+    "NotationError",
+    "RulesError",
+    "StateError",
+    "as_state_error",
+    "describe",
+]
+
+
+class BriscaError(ValueError):
+    """Base class of every error brisca raises on bad input."""
+
+
+class RulesError(BriscaError):
+    """A `Rules` value whose options are invalid or clash with each other."""
+
+
+class NotationError(BriscaError):
+    """Text (a card code, an action, JSON) that cannot be read."""
+
+
+class IllegalActionError(BriscaError):
+    """An action that the rules do not allow in this state; the message says why."""
+
+
+class StateError(BriscaError):
+    """A state, deck, seat or other argument that cannot belong to a game of these rules."""
+
+
+class BotError(BriscaError):
+    """A bot that cannot be named or made: an unknown name, or a ``module:Class`` that fails."""
+
+
+# They print as ``brisca.RulesError``, the name users import, not by the module that
+# defines them; pickle finds them there too.
+for _error in (BriscaError, RulesError, NotationError, IllegalActionError, StateError, BotError):
+    _error.__module__ = "brisca"
+del _error
+
+
+#: How many characters of a wrong value an error message quotes, at most.
+QUOTE_LIMIT = 60
+
+# Values of these modules have short, public reprs: cards, suits, actions, rules options.
+_SAFE_MODULES = frozenset(
+    {"brisca.game.cards", "brisca.game.actions", "brisca.game.rules", "brisca.game.option"}
+)
+_SCALARS = (type(None), bool, float, complex, str, bytes, bytearray)
+_CONTAINERS: dict[type, str] = {list: "[]", tuple: "()", set: "{}", frozenset: "{}", dict: "{}"}
+
+
+def describe(value: object, limit: int = QUOTE_LIMIT, *, typed: bool = True) -> str:
+    """A wrong value as an error message quotes it: a repr capped at `limit` characters
+    and its type name, such as ``"'²O' (str)"``; with ``typed=False``, the repr alone.
+
+    A value that may hold hidden cards (a State, a Match, an Observation, or any other
+    object) is named by its type alone, such as ``"a State"``, so that an error
+    message never leaks a hand or grows with the value.
+
+    >>> describe("1Z"), describe(None), describe(list(range(100)), 20)
+    ("'1Z' (str)", 'None (NoneType)', '[0, 1, 2, 3, 4, 5... (list)')
+    >>> describe(object())
+    'an object'
+    """
+    name = type(value).__name__
+    shown = _short(value, max(limit, 8))
+    if shown is None:
+        return f"{'an' if name[:1].lower() in 'aeiou' else 'a'} {name}"
+    return f"{shown} ({name})" if typed else shown
+
+
+def _cap(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _short(value: object, limit: int, depth: int = 0) -> str | None:
+    """A repr of `value` at most `limit` long, or ``None`` when it must not be shown."""
+    kind = type(value)
+    if isinstance(value, (str, bytes, bytearray)) and kind in _SCALARS:
+        return _cap(repr(value[: limit + 1]), limit)  # the repr of the head only
+    if kind in _SCALARS:
+        return _cap(repr(value), limit)
+    if isinstance(value, int) and kind is int:
+        bits = value.bit_length()
+        # Python refuses to print ints past about 4,300 digits: name the size instead.
+        return _cap(repr(value), limit) if bits <= 4 * limit else f"<int of {bits} bits>"
+    if kind.__module__ in _SAFE_MODULES:
+        return _cap(repr(value), limit)
+    if kind not in _CONTAINERS or not isinstance(value, (list, tuple, set, frozenset, dict)):
+        return None
+    brackets = _CONTAINERS[kind]
+    if depth >= 3:  # deeper nesting (or a list holding itself) is elided
+        return f"{brackets[0]}...{brackets[1]}"
+    parts: list[str] = []
+    size = 2
+    items: Iterable[object] = value.items() if isinstance(value, dict) else value
+    for item in items:
+        if size > limit:
+            break
+        if isinstance(value, dict) and isinstance(item, tuple):
+            key = _short(item[0], limit, depth + 1) or "..."
+            part = f"{key}: {_short(item[1], limit, depth + 1) or '...'}"
+        else:
+            part = _short(item, limit, depth + 1) or f"<{type(item).__name__}>"
+        parts.append(part)
+        size += len(part) + 2
+    return _cap(brackets[0] + ", ".join(parts) + brackets[1], limit)
+
+
+#: The bare Python errors that a hand-built, self-contradictory value can raise inside
+#: the library; the public entry points turn them into a `BriscaError`.
+BARE_ERRORS = (TypeError, ValueError, LookupError, AttributeError, ArithmeticError, RecursionError)
+
+
+@contextlib.contextmanager
+def as_state_error(what: str) -> Iterator[None]:
+    """Turn the bare Python errors that a hand-built, self-contradictory value can cause
+    into a `StateError` saying that `what` is inconsistent, so that bad input always
+    fails as a `BriscaError`. A `BriscaError` passes through unchanged."""
+    try:
+        yield
+    except BriscaError:
+        raise
+    except BARE_ERRORS as error:
+        # The error's type only: its text may quote the value, hidden cards and all.
+        raise StateError(f"{what} is inconsistent ({type(error).__name__})") from None

@@ -1,0 +1,202 @@
+"""What an action did, as small frozen events, and what each seat may see of them.
+
+:func:`brisca.step` applies an action and returns the events of that
+transition, in the order they happened: a card played, a trick won with its
+points, the cards drawn, the trump revealed, a swap, a black hand, a signal,
+an auction call, the hand's end. The engine emits them as it moves the cards,
+so they cost little more than the transition itself.
+
+Each event can be seen from a seat with :meth:`Event.view` (or
+:func:`events_for`): a card another seat drew becomes a draw of a hidden card
+(``card=None``), unless it was the face-up turned card, and a team-private
+signal is seen only by the signaller's side. The views are what a server sends
+to each client; :meth:`Event.to_dict` makes them JSON-ready.
+
+>>> import brisca
+>>> from brisca.game.events import events_for
+>>> state = brisca.new_game(brisca.preset("spanish-2p"), seed=7)
+>>> state = brisca.apply(state, brisca.Play("2O"))
+>>> after, happened = brisca.step(state, brisca.Play("2C"))  # the 2 of trumps takes it
+>>> [type(e).__name__ for e in happened]
+['CardPlayed', 'TrickWon', 'CardsDrawn', 'CardsDrawn']
+>>> [e.to_dict() for e in events_for(0, happened)][1:]  # seat 0 does not see seat 1's card
+[{'type': 'trick_won', 'seat': 1, 'points': 0, 'trick': 0}, \
+{'type': 'cards_drawn', 'seat': 1, 'card': None, 'public': False}, \
+{'type': 'cards_drawn', 'seat': 0, 'card': '6B', 'public': False}]
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from typing import Any
+
+import attrs
+
+from brisca.game.cards import Card, Suit
+from brisca.game.errors import StateError, describe
+from brisca.game.jsonio import readable
+from brisca.game.state import Seat
+
+__all__ = [
+    "Announced",
+    "AuctionWon",
+    "BlackHandClaimed",
+    "CardPlayed",
+    "CardsDrawn",
+    "Event",
+    "HandEnded",
+    "PartnerRevealed",
+    "Signalled",
+    "Swapped",
+    "TrickWon",
+    "TrumpRevealed",
+    "events_for",
+]
+
+
+@attrs.frozen
+class Event:
+    """Something that happened in a hand. Every event type is a frozen attrs class."""
+
+    def view(self, seat: Seat) -> Event | None:
+        """The event as `seat` sees it, or ``None`` if `seat` does not see it at all."""
+        _check_seat(seat)
+        return self
+
+    def to_dict(self) -> dict[str, Any]:
+        """The event as JSON-ready data: ``{"type": "card_played", "seat": 0, "card": "3C"}``."""
+        name = re.sub(r"(?<!^)(?=[A-Z])", "_", type(self).__name__).lower()
+        fields = {f.name: readable(getattr(self, f.name)) for f in attrs.fields(type(self))}
+        return {"type": name, **fields}
+
+
+def _check_seat(seat: object) -> None:
+    if type(seat) is not int or seat < 0:
+        raise StateError(f"a seat is a non-negative int, got {describe(seat)}")
+
+
+@attrs.frozen
+class CardPlayed(Event):
+    """`seat` played `card` to the trick."""
+
+    seat: Seat
+    card: Card
+
+
+@attrs.frozen
+class TrickWon(Event):
+    """`seat` won trick number `trick` (from 0), worth `points` card points."""
+
+    seat: Seat
+    points: int
+    trick: int
+
+
+@attrs.frozen
+class CardsDrawn(Event):
+    """`seat` drew `card` from the talon; ``card=None`` in the view of a seat that cannot see it.
+
+    `public` marks the turned card, which everybody sees drawn.
+    """
+
+    seat: Seat
+    card: Card | None
+    public: bool = False
+
+    def view(self, seat: Seat) -> Event | None:
+        """The draw as `seat` sees it: the card hidden unless `seat` drew it or it is public."""
+        _check_seat(seat)
+        if seat == self.seat or self.public or self.card is None:
+            return self
+        return CardsDrawn(self.seat, None, False)
+
+
+@attrs.frozen
+class TrumpRevealed(Event):
+    """The trump became known to everybody: the covered card turned face up (cubierta),
+    or drawn, or a suit named or called in an auction game (then `card` is ``None``)."""
+
+    suit: Suit
+    card: Card | None
+
+
+@attrs.frozen
+class Swapped(Event):
+    """`seat` gave `given` for the turned card `taken`, in view of the table."""
+
+    seat: Seat
+    given: Card
+    taken: Card
+
+
+@attrs.frozen
+class BlackHandClaimed(Event):
+    """`seat`'s black hand (the 1, 3 and 12 of trumps) won the round; `automatic` when it
+    won by itself rather than by a claim."""
+
+    seat: Seat
+    automatic: bool = False
+
+
+@attrs.frozen
+class Signalled(Event):
+    """`seat` made `signal`; `audience` is ``None`` when all see it, else the seats that do."""
+
+    seat: Seat
+    signal: str
+    audience: tuple[Seat, ...] | None = None
+
+    def view(self, seat: Seat) -> Event | None:
+        """The signal if `seat` may see it, else ``None``."""
+        _check_seat(seat)
+        if self.audience is None or seat in self.audience:
+            return self
+        return None
+
+
+@attrs.frozen
+class Announced(Event):
+    """`seat` made a public call, such as a bid, a pass, a named trump, a called card or a
+    cante; `action` is its canonical notation, such as ``"bid 70"`` or ``"sing E"``."""
+
+    seat: Seat
+    action: str
+
+
+@attrs.frozen
+class AuctionWon(Event):
+    """The auction closed: `seat` is the declarer, with the winning `bid` (its notation)."""
+
+    seat: Seat
+    bid: str
+
+
+@attrs.frozen
+class PartnerRevealed(Event):
+    """Chiamata: the called card was played, so everybody now knows its holder, `seat`."""
+
+    seat: Seat
+
+
+@attrs.frozen
+class HandEnded(Event):
+    """The hand is over: card points per side, the winning side's index (``None`` for a
+    tie) and whether it was void (everyone passed in an auction)."""
+
+    points: tuple[int, ...]
+    winner: int | None
+    void: bool = False
+
+
+def events_for(seat: Seat, events: Iterable[Event]) -> tuple[Event, ...]:
+    """The events as `seat` sees them, leaving out those it does not see at all."""
+    _check_seat(seat)
+    seen = []
+    for event in events:
+        if not isinstance(event, Event):
+            raise StateError(f"expected brisca events, got {describe(event)}")
+        view = event.view(seat)
+        if view is not None:
+            seen.append(view)
+    return tuple(seen)

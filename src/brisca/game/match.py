@@ -1,0 +1,971 @@
+"""Matches: hands dealt one after another, scored, until someone wins (SPEC §1.4, §2.1, §2.6).
+
+A :class:`Match` is as immutable as a hand's :class:`~brisca.State`: it holds
+the rules, the seed, the first-dealer cut, the finished hands' records, the
+hand in progress and the standings, and :func:`match_apply` returns a new
+match. The match functions parallel the hand functions, so a server runs a
+whole match with one loop:
+
+.. code-block:: python
+
+    m = new_match(rules, seed=seed)
+    while not m.is_over:
+        view = match_observe(m, m.to_act)       # what the seat to act may know
+        action = choose(view, match_legal_actions(m))
+        m = match_apply(m, action)              # scores a finished hand, deals the next
+    outcome = match_result(m)
+
+>>> from brisca import preset
+>>> m = new_match(preset("spanish-2p"), seed=7)
+>>> [[str(card) for seat, card in cut] for cut in m.cut]  # two 2s tie, two 6s tie
+[['2O', '2C'], ['6B', '6C'], ['10B', '4E']]
+>>> m.first_dealer  # seat 1 cut the 4, the low card
+1
+>>> while not m.is_over:
+...     m = match_apply(m, match_legal_actions(m)[0])
+>>> outcome = match_result(m)
+>>> outcome.winners, outcome.winner, [int(s) for s in outcome.standings]
+((0,), 0, [3, 2])
+>>> [(h.dealer, h.result.points) for h in outcome.hands]
+[(1, (72, 48)), (0, (57, 63)), (1, (96, 24)), (0, (15, 105)), (1, (81, 39))]
+>>> loads_match(dumps_match(m)) == m
+True
+
+**Randomness.** Everything random comes from one :class:`brisca.game.rng.Generator`
+stream, ``Generator(seed)``, read in this order:
+
+1. the first dealer: under ``first_dealer='random'`` one ``below(num_players)``
+   picks the seat; under a cut, each round of the cut draws one
+   ``shuffle(rules.cards)`` and the cutting seats, in seat order, take its first
+   cards (so the cards cut in one round are distinct). Nothing is drawn when
+   ``new_match`` is given an agreed ``dealer``;
+2. then, for each hand dealt (a replayed hand is dealt again, and draws again),
+   one ``below(2**128)``: that hand's seed, given to :func:`brisca.new_game`.
+
+With ``decks=``, hand ``k`` (counting every deal, replays included, from 0) is
+dealt from ``decks[k]`` instead, and the seed serves only the first dealer.
+Either way deal ``k`` is dealt as ``hand_number=k``, which picks the trump under
+``trump_selection='suit_rotation'``.
+With no seed, a fresh one is drawn from the operating system and recorded in
+``match.seed``, so that every match can be replayed.
+
+**The cut** (SPEC §1.4, §2.1). Every seat cuts; seats that tie for the deal
+cut again among themselves, until one is left. ``cut_low_ace_low``: the
+lowest rank deals, ranks by number, so the ace is low: 1 < 2 < ... < 7 < (8 < 9)
+< 10 < 11 < 12 (S000). ``cut_high`` [P]: the highest card deals, in trick
+order (1, 3, 12, 11, 10, (9, 8), 7, ... 2), Brisca's own order of card
+strength; equal ranks tie. Every round is kept in ``match.cut``.
+
+**Scoring a hand.** Each played hand is scored for its sides; each active
+seat is credited with its side's score, and a seat sitting out with nothing
+(SPEC §3 spanish-5p). Standings are therefore kept per seat, which works both
+for fixed sides and for 5 players, whose partnerships change with the
+dealer. Standings and credits are exact :class:`fractions.Fraction` values,
+because ``half_each`` gives halves; in JSON each is ``[numerator, denominator]``.
+
+- A hand **won** credits the winning side with its value times the stake. The
+  value is 1 under ``single_hand`` and ``hands_won`` (one hand won), and under
+  ``game_points`` 1, or with ``margin_points`` 61-90 -> 1, 91-119 -> 2,
+  capote -> 3, where a capote is all 120 points (``capote_definition=
+  'all_points'``) or every trick (``'all_tricks'``; then 120 points without every
+  trick score 2). A winner under 61 points (an FFA winner, a ``last_trick``
+  winner of a tie) scores 1 [P] (S000).
+- A **contract** hand (subastada, chiamata) under ``game_points`` credits each
+  seat its `ContractResult.seat_scores` times the stake: plus or minus the bid (or
+  one) for the declarer's side, the chiamata table for caller, partner and
+  defenders (SPEC §2.7, §2.8). Under ``hands_won`` the side that won counts a hand.
+- A **black hand** counts as a hand won by the holder's side: value 1, no
+  margin (SPEC §2.5). Under ``cumulative_card_points`` it is worth a whole
+  hand's 120 card points to that side, and nothing to the others [P].
+- A **tie** follows `tie_rule`: ``replay`` deals again with the same dealer and
+  counts nothing; ``replay_double_stake`` does the same and the stake of the
+  next hand doubles, so the first decided hand after ``k`` consecutive ties
+  counts x2^k, after which the stake is 1 again (S000); ``half_each`` credits
+  each tied side half of a hand's value (S004); ``draw``, and ``last_trick``
+  when the last trick's winner is not among the tied, count nothing.
+- Under ``cumulative_card_points`` (rematada, S000) every played hand adds each
+  side's card points, whoever won it: a tie adds its 60-60 like any other hand,
+  so the tie rule has nothing to decide there and the stake is always 1 [P].
+- A **void** hand (everyone passed in an auction) counts for nobody; the next
+  dealer deals, and the stake and tie count stay as they were [P].
+
+**The end.** ``single_hand`` ends after the first hand that is not replayed
+(or void); it is drawn when that hand has no winner. The other modes end after
+a hand when the top standing has reached `match_target` and is held by seats
+of one side of that hand only: they are the winners. Equal top standings on
+different sides (both rematada sides over 101 with equal totals, or halves
+under ``half_each``) mean another hand is played (SPEC §2.6 [P]).
+
+**Dealers.** ``dealer_rotation='next'`` passes the deal to the next seat in play
+order after every hand; ``'winner_deals'`` gives it to the winning side's
+first seat after the current dealer in play order (in 2 players, the winner)
+[P], and to the next seat when no side won (a draw, halves, a void hand). A
+replayed hand keeps its dealer [P] (SPEC §2.1), so with 5 players its dealer
+sits out again: a replay is the same hand dealt again. Between hands that are
+not replays the seat sitting out always changes, under either rotation.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from fractions import Fraction
+from typing import Any
+
+import attrs
+
+from brisca.game.actions import Action, parse_action
+from brisca.game.cards import Card
+from brisca.game.engine import (
+    Playable,
+    apply,
+    checked_rules,
+    checked_seed,
+    is_legal,
+    legal_actions,
+    new_game,
+    observe,
+    result,
+)
+from brisca.game.errors import (
+    BriscaError,
+    IllegalActionError,
+    NotationError,
+    RulesError,
+    StateError,
+    describe,
+)
+from brisca.game.jsonio import Fields, parse
+from brisca.game.rng import Generator
+from brisca.game.rules import (
+    CapoteDefinition,
+    DealerRotation,
+    FirstDealer,
+    MatchMode,
+    Rules,
+    TieRule,
+)
+from brisca.game.state import ContractResult, HandResult, Observation, Seat, State
+
+__all__ = [
+    "MAX_DEALS",
+    "HandRecord",
+    "Match",
+    "MatchObservation",
+    "MatchResult",
+    "dumps_match",
+    "hand_value",
+    "loads_match",
+    "match_apply",
+    "match_is_legal",
+    "match_legal_actions",
+    "match_observe",
+    "match_result",
+    "new_match",
+]
+
+#: One round of the cut: the cutting seats, in seat order, with the cards they cut.
+CutRound = tuple[tuple[Seat, Card], ...]
+
+FORMAT = "brisca-match"
+VERSION = 1
+#: Hand seeds are drawn below this bound.
+SEED_SPACE = 2**128
+#: The most deals (replays and void hands included) :func:`loads_match` reads from a
+#: record. Loading costs time in proportion to the deals: about 0.1 ms per void hand,
+#: so a record at the limit loads in about a second.
+MAX_DEALS = 10_000
+#: Card points in a hand: what a black hand is worth under ``cumulative_card_points`` [P].
+HAND_POINTS = 120
+
+_ZERO = Fraction(0)
+
+
+@attrs.frozen
+class _SeedStream:
+    """The match seed stream just after deal `number`'s seed was drawn (see the module
+    documentation); `generator` is never advanced, only copied."""
+
+    seed: int
+    agreed: bool
+    rules: Rules
+    number: int
+    generator: Generator
+
+
+@attrs.frozen
+class HandRecord:
+    """One finished hand of a match, as everybody at the table saw it end."""
+
+    #: Which deal of the match this was, from 0; replays are deals too.
+    number: int
+    #: The seat that dealt it.
+    dealer: Seat
+    #: What a won hand counted for: 2^k after k consecutive replayed ties, else 1.
+    stake: int
+    #: The hand's result, as :func:`brisca.result` gave it.
+    result: HandResult
+    #: Tricks won per side, in ``result.sides`` order.
+    tricks_won: tuple[int, ...]
+    #: What each seat was credited with, by seat; a seat sitting out gets 0.
+    credits: tuple[Fraction, ...]
+    #: Whether the hand was a tie dealt again, so that it counted for nothing.
+    replayed: bool
+
+
+@attrs.frozen(kw_only=True)
+class Match(Playable["MatchObservation", "MatchResult"]):
+    """A whole match at one moment, the hand in progress included.
+
+    Never build one directly: use :func:`new_match`, :func:`match_apply` or
+    :func:`loads_match`. It holds hidden cards (in `state`) and the seed that
+    decides every future deal: send a seat :func:`match_observe` instead.
+
+    The engine's `brisca.legal_actions`, `brisca.is_legal`, `brisca.apply`,
+    `brisca.observe` and `brisca.result` take a match too, through its methods
+    of the same names.
+    """
+
+    rules: Rules
+    #: The match seed: the first dealer and, without `decks`, every hand's shuffle.
+    seed: int
+    #: The explicit deck orders, one per deal, or ``None`` when hands come from `seed`.
+    decks: tuple[tuple[Card, ...], ...] | None
+    #: The seat that dealt the first hand.
+    first_dealer: Seat
+    #: Whether the first dealer was agreed (``new_match(dealer=...)``) rather than drawn.
+    first_dealer_agreed: bool
+    #: The cut for the first deal, round by round; empty when no cut was made.
+    cut: tuple[CutRound, ...]
+    #: The finished hands, oldest first.
+    hands: tuple[HandRecord, ...]
+    #: The hand in progress, or ``None`` once the match is over.
+    state: State | None
+    #: The actions taken, one tuple per deal; the last is the hand in progress, if any.
+    actions: tuple[tuple[Action, ...], ...]
+    #: What the hand in progress counts for: 2^ties under ``replay_double_stake``, else 1.
+    stake: int
+    #: How many ties in a row were replayed just before the hand in progress.
+    ties: int
+    #: Each seat's standing: hands won, game points or card points, by `match_mode`.
+    standings: tuple[Fraction, ...]
+    #: The winning seats once the match is over; empty while it lasts or when drawn.
+    winners: tuple[Seat, ...]
+    # Where the seed stream stands after the hand in progress was dealt, so that the next
+    # deal draws one seed instead of re-reading the stream from its start. A cache, so
+    # it takes no part in equality; ``None`` (or a stale one) means "read from the start".
+    _stream: _SeedStream | None = attrs.field(default=None, eq=False, repr=False)
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the match has ended."""
+        return self.state is None
+
+    @property
+    def to_act(self) -> Seat | None:
+        """The seat to act in the hand in progress, or ``None`` once the match is over."""
+        return None if self.state is None else self.state.to_act
+
+    @property
+    def dealer(self) -> Seat | None:
+        """The dealer of the hand in progress, or ``None`` once the match is over."""
+        return None if self.state is None else self.state.dealer
+
+    @property
+    def hand_number(self) -> int:
+        """The number of the hand in progress (or of the next one, once over), from 0."""
+        return len(self.hands)
+
+    def legal_actions(self) -> tuple[Action, ...]:
+        """The legal actions of the seat to act: :func:`match_legal_actions`."""
+        return match_legal_actions(self)
+
+    def is_legal(self, action: Action) -> bool:
+        """Whether `action` is legal now: :func:`match_is_legal`."""
+        return match_is_legal(self, action)
+
+    def apply(self, action: Action) -> Match:
+        """The match after `action`: :func:`match_apply`."""
+        return match_apply(self, action)
+
+    def observe(self, seat: int) -> MatchObservation:
+        """What `seat` may know: :func:`match_observe`."""
+        return match_observe(self, seat)
+
+    def result(self) -> MatchResult:
+        """How the finished match came out: :func:`match_result`."""
+        return match_result(self)
+
+
+@attrs.frozen(kw_only=True)
+class MatchObservation:
+    """What one seat may know of a match: its view of the hand in progress, and the
+    public record. Equal exactly when that knowledge is equal."""
+
+    #: The observing seat.
+    seat: Seat
+    rules: Rules
+    #: The seat's view of the hand in progress (:func:`brisca.observe`), or ``None`` when over.
+    hand: Observation | None
+    first_dealer: Seat
+    cut: tuple[CutRound, ...]
+    #: The finished hands.
+    hands: tuple[HandRecord, ...]
+    standings: tuple[Fraction, ...]
+    stake: int
+    ties: int
+    #: The winning seats once the match is over.
+    winners: tuple[Seat, ...]
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the match has ended."""
+        return self.hand is None
+
+    @property
+    def dealer(self) -> Seat | None:
+        """The dealer of the hand in progress, or ``None`` once the match is over."""
+        return None if self.hand is None else self.hand.dealer
+
+    @property
+    def to_act(self) -> Seat | None:
+        """The seat to act, or ``None`` once the match is over."""
+        return None if self.hand is None else self.hand.to_act
+
+    @property
+    def hand_number(self) -> int:
+        """The number of the hand in progress, from 0."""
+        return len(self.hands)
+
+
+@attrs.frozen
+class MatchResult:
+    """How a finished match came out."""
+
+    #: The winning seats: a whole side with fixed sides, the top seats with 5 players;
+    #: empty for a drawn single-hand match.
+    winners: tuple[Seat, ...]
+    #: The winning side as an index into `sides`, when sides were fixed for the whole match;
+    #: ``None`` when drawn, or when partnerships changed (5 players, as a rule).
+    winner: int | None
+    #: The sides, when every played hand had the same ones; else ``None``.
+    sides: tuple[tuple[Seat, ...], ...] | None
+    #: The final standings, by seat.
+    standings: tuple[Fraction, ...]
+    #: Every hand of the match, replays included.
+    hands: tuple[HandRecord, ...]
+
+    @property
+    def is_draw(self) -> bool:
+        """Whether nobody won (a single-hand match without a winner)."""
+        return not self.winners
+
+    @property
+    def side_standings(self) -> tuple[Fraction, ...] | None:
+        """The standing of each side, when sides were fixed; else ``None``."""
+        if self.sides is None:
+            return None
+        return tuple(self.standings[side[0]] for side in self.sides)
+
+
+def new_match(
+    rules: Rules | None = None,
+    *,
+    seed: int | None = None,
+    decks: Iterable[Iterable[Card | str]] | None = None,
+    dealer: int | None = None,
+) -> Match:
+    """Start a match: choose the first dealer and deal the first hand.
+
+    Args:
+        rules: the variant and its match options, as a `Rules` or a preset's name;
+            ``Rules()`` when omitted.
+        seed: any non-negative int; the first dealer and, without `decks`, every
+            hand's shuffle derive from it (see the module documentation). Drawn
+            from the operating system when omitted, and recorded.
+        decks: explicit deck orders, one per deal (a replayed hand uses one too),
+            each in :func:`brisca.new_game`'s ``deck=`` order.
+        dealer: the first dealer, agreed at the table; no cut is made and
+            `first_dealer` is ignored.
+
+    Raises:
+        RulesError: `rules` is neither a `Rules` nor a preset's name.
+        NotationError: a card code in `decks` cannot be read.
+        StateError: a bad seed, deck or dealer.
+    """
+    if seed is not None and (type(seed) is not int or seed < 0):
+        raise StateError(f"seed must be a non-negative int, got {describe(seed)}")
+    rules = checked_rules(rules)
+    n = rules.num_players
+    seed = checked_seed(seed)
+    orders = None if decks is None else _checked_decks(decks, rules.cards)
+    if dealer is not None and (type(dealer) is not int or not 0 <= dealer < n):
+        raise StateError(f"dealer must be a seat from 0 to {n - 1}, got {describe(dealer)}")
+    agreed = dealer is not None
+    gen = Generator(seed)
+    if dealer is None:
+        cut, dealer = _draw_first_dealer(rules, gen)
+    else:
+        cut = ()
+    stream = _SeedStream(seed, agreed, rules, -1, gen)
+    match = Match(
+        rules=rules,
+        seed=seed,
+        decks=orders,
+        first_dealer=dealer,
+        first_dealer_agreed=agreed,
+        cut=cut,
+        hands=(),
+        state=None,
+        actions=(),
+        stake=1,
+        ties=0,
+        standings=(_ZERO,) * n,
+        winners=(),
+        stream=stream,
+    )
+    return _deal_from(match, dealer, match.hands, match.actions, 1, 0, match.standings)
+
+
+def _checked_decks(
+    decks: Iterable[Iterable[Card | str]], pack: tuple[Card, ...]
+) -> tuple[tuple[Card, ...], ...]:
+    if isinstance(decks, (str, bytes)) or not isinstance(decks, Iterable):
+        raise StateError(f"decks must be a sequence of deck orders, got {describe(decks)}")
+    orders = []
+    for k, deck in enumerate(decks):
+        if isinstance(deck, (str, bytes)) or not isinstance(deck, Iterable):
+            raise StateError(f"decks[{k}] must be a sequence of cards, got {describe(deck)}")
+        order = tuple(c if isinstance(c, Card) else Card.parse(c) for c in deck)
+        if len(order) != len(pack) or set(order) != set(pack):
+            raise StateError(
+                f"decks[{k}] is not an order of this pack: it must hold each of its "
+                f"{len(pack)} cards once"
+            )
+        orders.append(order)
+    if not orders:
+        raise StateError("decks is empty: give one deck order per deal")
+    return tuple(orders)
+
+
+def _draw_first_dealer(rules: Rules, gen: Generator) -> tuple[tuple[CutRound, ...], Seat]:
+    """The cut rounds and the first dealer, drawn from `gen` (see the module documentation)."""
+    n = rules.num_players
+    how = rules.first_dealer
+    if how is FirstDealer.RANDOM:
+        return (), gen.below(n)
+    low = how is FirstDealer.CUT_LOW_ACE_LOW
+    cutters = tuple(range(n))
+    rounds = []
+    while True:
+        cut = tuple(zip(cutters, gen.shuffle(rules.cards), strict=False))
+        rounds.append(cut)
+        # Low: the smallest rank number; high: the greatest trick strength.
+        keys = [-c.rank if low else c.strength for _, c in cut]
+        best = max(keys)
+        cutters = tuple(seat for (seat, _), key in zip(cut, keys, strict=True) if key == best)
+        if len(cutters) == 1:
+            return tuple(rounds), cutters[0]
+
+
+def _hand_seed(match: Match, number: int) -> tuple[int, _SeedStream]:
+    """The seed of deal `number`: the stream after the first-dealer draws, `number` seeds on.
+
+    The stream carried by `match` makes this one draw when it stands at deal
+    ``number - 1``, so a match of H deals reads the stream once, not H times.
+    """
+    stream = match._stream
+    if not (
+        stream is not None
+        and stream.number == number - 1
+        and stream.seed == match.seed
+        and stream.agreed == match.first_dealer_agreed
+        and (stream.rules is match.rules or stream.rules == match.rules)
+    ):
+        gen = Generator(match.seed)
+        if not match.first_dealer_agreed:
+            _draw_first_dealer(match.rules, gen)
+        for _ in range(number):
+            gen.below(SEED_SPACE)
+    else:
+        gen = stream.generator.copy()
+    seed = gen.below(SEED_SPACE)
+    return seed, _SeedStream(match.seed, match.first_dealer_agreed, match.rules, number, gen)
+
+
+def _deal(match: Match, number: int, dealer: Seat) -> tuple[State, _SeedStream | None]:
+    rules = match.rules
+    if match.decks is None:
+        seed, stream = _hand_seed(match, number)
+        return new_game(rules, seed=seed, dealer=dealer, hand_number=number), stream
+    if number >= len(match.decks):
+        raise StateError(
+            f"the match needs a deck for deal {number}, but only {len(match.decks)} "
+            "deck(s) were given"
+        )
+    return new_game(rules, deck=match.decks[number], dealer=dealer, hand_number=number), None
+
+
+def _not_a_match(match: object) -> StateError:
+    return StateError(f"expected a brisca.Match, got {type(match).__name__}")
+
+
+def match_legal_actions(match: Match) -> tuple[Action, ...]:
+    """The legal actions of the seat to act in the hand in progress; ``()`` once over.
+
+    Raises:
+        StateError: `match` is not a Match.
+    """
+    if type(match) is not Match:
+        raise _not_a_match(match)
+    return () if match.state is None else legal_actions(match.state)
+
+
+def match_is_legal(match: Match, action: Action) -> bool:
+    """Whether `action` is legal in the hand in progress; never raises for a bad action.
+
+    Raises:
+        StateError: `match` is not a Match.
+    """
+    if type(match) is not Match:
+        raise _not_a_match(match)
+    return match.state is not None and is_legal(match.state, action)
+
+
+def match_apply(match: Match, action: Action) -> Match:
+    """The match after `action`; `match` itself never changes.
+
+    The action goes to the hand in progress (:func:`brisca.apply`). When it ends
+    the hand, the hand is scored and the next one dealt, or the match ends.
+
+    Raises:
+        StateError: `match` is not a Match, or the next hand needs a deck and
+            `decks` has run out.
+        IllegalActionError: the match is over, or the action is not legal.
+    """
+    if type(match) is not Match:
+        raise _not_a_match(match)
+    state = match.state
+    if state is None:
+        raise IllegalActionError("the match is over")
+    state = apply(state, action)
+    actions = (*match.actions[:-1], (*match.actions[-1], action))
+    if not state.is_over:
+        return attrs.evolve(match, state=state, actions=actions)
+    return _settle(match, state, actions)
+
+
+def _settle(match: Match, state: State, actions: tuple[tuple[Action, ...], ...]) -> Match:
+    """Score the finished hand `state`, then deal the next one or end the match."""
+    rules = match.rules
+    outcome = result(state)
+    sides = outcome.sides
+    side_of = {seat: i for i, side in enumerate(sides) for seat in side}
+    tricks_won = [0] * len(sides)
+    for t in state.tricks:
+        tricks_won[side_of[t.winner]] += 1
+    side_credits, winner, replayed = _score(rules, outcome, tuple(tricks_won), match.stake)
+    credits = tuple(
+        side_credits[side_of[seat]] if seat in side_of else _ZERO
+        for seat in range(rules.num_players)
+    )
+    contract = outcome.details
+    if isinstance(contract, ContractResult) and rules.match_mode is MatchMode.GAME_POINTS:
+        # Contract games score seat by seat (SPEC §2.7, §2.8): a lost contract costs points.
+        credits = tuple(Fraction(v * match.stake) for v in contract.seat_scores)
+    record = HandRecord(
+        len(match.hands), state.dealer, match.stake, outcome, tuple(tricks_won), credits, replayed
+    )
+    hands = (*match.hands, record)
+    standings = tuple(s + c for s, c in zip(match.standings, credits, strict=True))
+    if replayed:
+        ties = match.ties + 1
+        stake = 2**ties if rules.tie_rule is TieRule.REPLAY_DOUBLE_STAKE else 1
+        return _deal_from(match, state.dealer, hands, actions, stake, ties, standings)
+    if outcome.void:
+        dealer = (state.dealer + 1) % rules.num_players
+        return _deal_from(match, dealer, hands, actions, match.stake, match.ties, standings)
+    winners = _match_winners(rules, standings, sides, winner)
+    if winners is not None:
+        return attrs.evolve(
+            match,
+            hands=hands,
+            state=None,
+            actions=actions,
+            stake=1,
+            ties=0,
+            standings=standings,
+            winners=winners,
+            stream=None,
+        )
+    dealer = _next_dealer(rules, state.dealer, None if winner is None else sides[winner])
+    return _deal_from(match, dealer, hands, actions, 1, 0, standings)
+
+
+def _deal_from(
+    match: Match,
+    dealer: Seat,
+    hands: tuple[HandRecord, ...],
+    actions: tuple[tuple[Action, ...], ...],
+    stake: int,
+    ties: int,
+    standings: tuple[Fraction, ...],
+) -> Match:
+    """The match with the next hand dealt by `dealer`; a hand over at once is settled too."""
+    state, stream = _deal(match, len(hands), dealer)
+    following = attrs.evolve(
+        match,
+        hands=hands,
+        state=state,
+        actions=(*actions, ()),
+        stake=stake,
+        ties=ties,
+        standings=standings,
+        winners=(),
+        stream=stream,
+    )
+    if state.is_over:  # a hand can end before any play, e.g. on a black hand shown at the deal
+        return _settle(following, state, following.actions)
+    return following
+
+
+def hand_value(rules: Rules, outcome: HandResult, tricks_won: Sequence[int]) -> int:
+    """What winning `outcome` is worth to its winner before the stake, by `match_mode`.
+
+    ``single_hand`` and ``hands_won``: 1 (one hand won). ``game_points``: 1, or
+    with ``margin_points`` 61-90 -> 1, 91-119 -> 2, capote -> 3 (S000), a
+    winner under 61 scoring 1 [P]; a black hand scores 1, no margin (SPEC §2.5).
+    ``cumulative_card_points``: the winner's card points (120 for a black hand
+    [P]). 0 when nobody won.
+
+    >>> from brisca.game.state import Termination
+    >>> r = HandResult(
+    ...     termination=Termination.PLAYED_OUT, sides=((0,), (1,)), points=(91, 29), winner=0
+    ... )
+    >>> hand_value(Rules(match_mode="game_points", margin_points=True), r, (12, 8))
+    2
+
+    Args:
+        rules: the rules; only the match options matter.
+        outcome: the hand's result.
+        tricks_won: tricks won per side, in ``outcome.sides`` order (for
+            ``capote_definition='all_tricks'``).
+
+    Raises:
+        RulesError: `rules` is not a Rules.
+        StateError: `outcome` is not a HandResult, or `tricks_won` not a count per side.
+    """
+    if not isinstance(rules, Rules):
+        raise RulesError(f"rules must be a brisca.Rules, got {describe(rules)}")
+    if not isinstance(outcome, HandResult):
+        raise StateError(f"outcome must be a brisca.HandResult, got {describe(outcome)}")
+    if (
+        isinstance(tricks_won, (str, bytes))
+        or not isinstance(tricks_won, Sequence)
+        or len(tricks_won) != len(outcome.sides)
+        or not all(type(t) is int and t >= 0 for t in tricks_won)
+    ):
+        raise StateError(
+            f"tricks_won must hold a count of tricks per side ({len(outcome.sides)}), "
+            f"got {describe(tricks_won)}"
+        )
+    winner = _hand_winner(outcome)
+    if winner is None:
+        return 0
+    mode = rules.match_mode
+    if mode is MatchMode.CUMULATIVE_CARD_POINTS:
+        return HAND_POINTS if outcome.black_hand is not None else outcome.points[winner]
+    if mode is not MatchMode.GAME_POINTS or not rules.margin_points:
+        return 1
+    if outcome.black_hand is not None:
+        return 1
+    points = outcome.points[winner]
+    if rules.capote_definition is CapoteDefinition.ALL_TRICKS:
+        capote = tricks_won[winner] > 0 and tricks_won[winner] == sum(tricks_won)
+    else:
+        capote = points == HAND_POINTS
+    if capote:
+        return 3
+    return 2 if points >= 91 else 1
+
+
+def _hand_winner(outcome: HandResult) -> int | None:
+    """The winning side: a black hand's side, else the result's winner."""
+    if outcome.void:
+        return None
+    if outcome.black_hand is not None:
+        for index, side in enumerate(outcome.sides):
+            if outcome.black_hand in side:
+                return index
+    return outcome.winner
+
+
+def _score(
+    rules: Rules, outcome: HandResult, tricks_won: tuple[int, ...], stake: int
+) -> tuple[tuple[Fraction, ...], int | None, bool]:
+    """Credits per side, the winning side (or ``None``) and whether the hand is replayed."""
+    count = len(outcome.sides)
+    winner = _hand_winner(outcome)
+    if outcome.void:
+        return (_ZERO,) * count, None, False
+    if rules.match_mode is MatchMode.CUMULATIVE_CARD_POINTS:
+        if winner is not None and outcome.black_hand is not None:
+            credits = [_ZERO] * count
+            credits[winner] = Fraction(HAND_POINTS)
+            return tuple(credits), winner, False
+        return tuple(Fraction(p) for p in outcome.points), winner, False
+    if winner is not None:
+        credits = [_ZERO] * count
+        credits[winner] = Fraction(hand_value(rules, outcome, tricks_won) * stake)
+        return tuple(credits), winner, False
+    if outcome.replay:
+        return (_ZERO,) * count, None, True
+    if rules.tie_rule is TieRule.HALF_EACH:
+        half = Fraction(stake, 2)
+        return tuple(half if i in outcome.tied else _ZERO for i in range(count)), None, False
+    return (_ZERO,) * count, None, False
+
+
+def _match_winners(
+    rules: Rules,
+    standings: tuple[Fraction, ...],
+    sides: tuple[tuple[Seat, ...], ...],
+    winner: int | None,
+) -> tuple[Seat, ...] | None:
+    """The winners if the match ends after a counted hand, else ``None``."""
+    if rules.match_mode is MatchMode.SINGLE_HAND:
+        return () if winner is None else sides[winner]
+    top = max(standings)
+    if top < rules.match_target:
+        return None
+    leaders = tuple(seat for seat, s in enumerate(standings) if s == top)
+    if any(set(leaders) <= set(side) for side in sides):
+        return leaders
+    return None  # equal top standings on different sides: another hand
+
+
+def _next_dealer(rules: Rules, dealer: Seat, winners: tuple[Seat, ...] | None) -> Seat:
+    n = rules.num_players
+    if rules.dealer_rotation is DealerRotation.WINNER_DEALS and winners:
+        for k in range(1, n + 1):
+            if (dealer + k) % n in winners:
+                return (dealer + k) % n
+    return (dealer + 1) % n
+
+
+def match_observe(match: Match, seat: int) -> MatchObservation:
+    """What `seat` may know: its view of the hand in progress and the public record.
+
+    The public record is the cut, the finished hands, the standings and the
+    stake; never the seed, the decks or another seat's cards.
+
+    Raises:
+        StateError: `match` is not a Match, or `seat` is not a seat of it.
+    """
+    if type(match) is not Match:
+        raise _not_a_match(match)
+    n = match.rules.num_players
+    if type(seat) is not int or not 0 <= seat < n:
+        raise StateError(f"seat must be from 0 to {n - 1}, got {describe(seat)}")
+    return MatchObservation(
+        seat=seat,
+        rules=match.rules,
+        hand=None if match.state is None else observe(match.state, seat),
+        first_dealer=match.first_dealer,
+        cut=match.cut,
+        hands=match.hands,
+        standings=match.standings,
+        stake=match.stake,
+        ties=match.ties,
+        winners=match.winners,
+    )
+
+
+def match_result(match: Match) -> MatchResult:
+    """The outcome of a finished match.
+
+    Raises:
+        StateError: `match` is not a Match, or it is not over.
+    """
+    if type(match) is not Match:
+        raise _not_a_match(match)
+    if match.state is not None:
+        raise StateError("the match is not over yet: no result")
+    # Sides are fixed when every played hand had the same ones (not so with 5 players).
+    played = {h.result.sides for h in match.hands if not h.result.void}
+    sides = played.pop() if len(played) == 1 else None
+    winner = None
+    if sides is not None and match.winners:
+        winner = next((i for i, side in enumerate(sides) if set(match.winners) <= set(side)), None)
+    return MatchResult(match.winners, winner, sides, match.standings, match.hands)
+
+
+def dumps_match(match: Match) -> str:
+    """The match as JSON text, hidden cards and the seed included.
+
+    The record holds what decides the match (rules, seed, decks, an agreed
+    first dealer, and every action in its text form, one list per deal) and,
+    for readers, what follows from it (cut, hands, standings, stake, winners)::
+
+        {"format": "brisca-match", "version": 1, "rules": {...}, "seed": 7,
+         "decks": null, "first_dealer": 1, "first_dealer_agreed": false,
+         "cut": [[[0, "10C"], [1, "6O"]]], "actions": [["3C", "1O", ...], [...]],
+         "hands": [{"number": 0, "dealer": 1, "stake": 1, "points": [46, 74],
+                    "winner": 1, "tied": [], "tricks_won": [9, 11],
+                    "credits": [[0, 1], [1, 1]], "replayed": false}, ...],
+         "standings": [[1, 1], [3, 1]], "stake": 1, "ties": 0, "over": true,
+         "winners": [1]}
+
+    Raises:
+        StateError: `match` is not a Match, or its seed is too long for JSON.
+    """
+    if type(match) is not Match:
+        raise _not_a_match(match)
+    try:
+        return json.dumps(_record(match))
+    except ValueError as error:  # an int past Python's digit limit for text
+        raise StateError(f"the match cannot be written as JSON: {error}") from None
+
+
+def _fraction(value: Fraction) -> list[int]:
+    return [value.numerator, value.denominator]
+
+
+def _record(match: Match) -> dict[str, Any]:
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "rules": match.rules.to_dict(),
+        "seed": match.seed,
+        "decks": None if match.decks is None else [[c.code for c in d] for d in match.decks],
+        "first_dealer": match.first_dealer,
+        "first_dealer_agreed": match.first_dealer_agreed,
+        "cut": [[[seat, c.code] for seat, c in cut] for cut in match.cut],
+        "actions": [[str(a) for a in hand] for hand in match.actions],
+        "hands": [
+            {
+                "number": h.number,
+                "dealer": h.dealer,
+                "stake": h.stake,
+                "points": list(h.result.points),
+                "winner": h.result.winner,
+                "tied": list(h.result.tied),
+                "tricks_won": list(h.tricks_won),
+                "credits": [_fraction(c) for c in h.credits],
+                "replayed": h.replayed,
+            }
+            for h in match.hands
+        ],
+        "standings": [_fraction(s) for s in match.standings],
+        "stake": match.stake,
+        "ties": match.ties,
+        "over": match.is_over,
+        "winners": list(match.winners),
+    }
+
+
+_RECORD_KEYS = (
+    "format",
+    "version",
+    "rules",
+    "seed",
+    "decks",
+    "first_dealer",
+    "first_dealer_agreed",
+    "cut",
+    "actions",
+    "hands",
+    "standings",
+    "stake",
+    "ties",
+    "over",
+    "winners",
+)
+
+
+def _replay_deal(match: Match, k: int, texts: list[str]) -> Match:
+    """`match` after deal `k`'s recorded actions, which must all belong to that deal.
+
+    The hand is played state by state and the match rebuilt once, when the deal's
+    actions are done: rebuilding it per action would copy its history every time,
+    and loading would cost time quadratic in the number of deals.
+    """
+    state = match.state
+    done: list[Action] = []
+    for j, text_action in enumerate(texts):
+        action = parse_action(text_action)
+        if match.hand_number != k or state is None or state.is_over:
+            raise StateError(
+                f"match record: action {j} of deal {k} "
+                f"({describe(text_action, typed=False)}) does not belong to that deal"
+            )
+        try:
+            state = apply(state, action)
+        except BriscaError as error:
+            raise StateError(
+                f"match record: action {j} of deal {k} "
+                f"({describe(text_action, typed=False)}): {error}"
+            ) from None
+        done.append(action)
+    if not done or state is None:
+        return match
+    actions = (*match.actions[:-1], (*match.actions[-1], *done))
+    if state.is_over:
+        return _settle(match, state, actions)
+    return attrs.evolve(match, state=state, actions=actions)
+
+
+def loads_match(text: str | bytes) -> Match:
+    """Read a match written by :func:`dumps_match`, replaying it to check it.
+
+    The match is rebuilt from its rules, seed, decks and actions through
+    :func:`new_match` and :func:`match_apply`, so every action must be legal;
+    then the rebuilt match's record must equal the text's, field by field, so
+    a tampered cut, result, standing or stake is refused too. The replay costs
+    time in proportion to the record's size, and a record of more than
+    :data:`MAX_DEALS` deals is refused before any of it is replayed.
+
+    Raises:
+        NotationError: the text is not a match record (bad JSON, shape or notation),
+            or it holds more than `MAX_DEALS` deals.
+        RulesError: the rules in it are invalid.
+        StateError: the record reads, but its replay fails or disagrees with it.
+    """
+    data = parse(text, "a JSON match record")
+    record = Fields(data, "match record")
+    if not isinstance(data, dict):
+        raise NotationError(f"a match record must be a JSON object, got {describe(data)}")
+    if data.get("format") != FORMAT or data.get("version") != VERSION:
+        raise NotationError(f"not a {FORMAT} record of version {VERSION}")
+    record.only(_RECORD_KEYS)
+    rules = Rules.from_dict(record.get("rules", dict))
+    seed = record.get("seed", int)
+    agreed = record.get("first_dealer_agreed", bool)
+    dealer = record.get("first_dealer", int) if agreed else None
+    raw_decks = record.get("decks", list, required=False, nullable=True)
+    per_hand = record.get("actions", list)
+    # Refuse an oversized record before reading it further or replaying any of it.
+    for name, items in (("actions", per_hand), ("decks", raw_decks or ())):
+        if len(items) > MAX_DEALS:
+            raise NotationError(
+                f"match record: {name} lists {len(items)} deals; brisca reads at most "
+                f"{MAX_DEALS} (MAX_DEALS)"
+            )
+    decks = None
+    if raw_decks is not None:
+        decks = [
+            Fields(d, f"match record: decks[{k}]").texts(None) for k, d in enumerate(raw_decks)
+        ]
+    per_hand = [
+        Fields(h, f"match record: actions[{k}]").texts(None) for k, h in enumerate(per_hand)
+    ]
+    match = new_match(rules, seed=seed, decks=decks, dealer=dealer)
+    for k, hand in enumerate(per_hand):
+        match = _replay_deal(match, k, hand)
+    replayed = _record(match)
+    differ = sorted(key for key in set(replayed) | set(data) if replayed.get(key) != data.get(key))
+    if differ:
+        raise StateError(
+            f"match record: {', '.join(differ)} disagree(s) with the replay of its actions"
+        )
+    return match

@@ -1,0 +1,166 @@
+"""Named presets: each tradition of SPEC §3 as a `Rules` value.
+
+>>> preset("spanish-4p").team_mode
+<TeamMode.PARTNERS_OPPOSITE: 'partners_opposite'>
+"""
+
+from __future__ import annotations
+
+import difflib
+import functools
+from types import MappingProxyType
+from typing import Any
+
+import attrs
+
+from brisca.game.errors import RulesError, describe
+from brisca.game.rules import SWAP_BUNDLES, Rules
+
+__all__ = ["PRESETS", "preset", "rules_to_dict"]
+
+# S000, S004: a tie replays the hand at double stake; matches to 3 hands won.
+_SPANISH_2P = Rules(tie_rule="replay_double_stake")
+# S000: partners opposite, with the señas of S000 made before the hand.
+_SPANISH_4P = attrs.evolve(
+    _SPANISH_2P,
+    num_players=4,
+    team_mode="partners_opposite",
+    signals="public",
+    signal_vocabulary="s000",
+    signal_timing="pre_hand",
+)
+# S002: a tie is a draw, the highest score wins, the Puerto Rican swaps are played.
+_PUERTO_RICAN_2P = Rules(tie_rule="draw", hand_win_rule="highest", **SWAP_BUNDLES["puerto_rican"])
+# S004, TS: arrastre once the stock is gone, beating and overtrumping.
+_ARRASTRE: dict[str, Any] = {
+    "play_obligation": "arrastre_after_stock",
+    "arrastre_must_beat": True,
+    "arrastre_overtrump": "required",
+    "arrastre_cannot_overtrump": "free",
+}
+# S003: random first dealer, swaps, black hand, ties to the last trick.
+_CASINO: dict[str, Any] = {
+    "first_dealer": "random",
+    **SWAP_BUNDLES["casino"],
+    "black_hand": "any_time",
+    "black_hand_claim": "declare",
+    "tie_rule": "last_trick",
+    "match_target": 3,
+}
+
+#: Every preset by name. Read-only; use :func:`attrs.evolve` to vary one.
+PRESETS: MappingProxyType[str, Rules] = MappingProxyType(
+    {
+        "spanish-2p": _SPANISH_2P,
+        "spanish-3p": attrs.evolve(
+            _SPANISH_2P, num_players=3, removed_cards=["2B"], hand_win_rule="highest"
+        ),  # S004
+        "spanish-4p": _SPANISH_4P,
+        "spanish-5p": attrs.evolve(
+            _SPANISH_4P, num_players=5, team_mode="sit_out_partners", sit_out="dealer_sits_out"
+        ),  # S000 [P]
+        "spanish-6p": attrs.evolve(
+            _SPANISH_4P, num_players=6, team_mode="teams_alternating", deck="spanish48"
+        ),  # S000, WB, CC
+        "puerto-rican-2p": _PUERTO_RICAN_2P,
+        "puerto-rican-3p": attrs.evolve(_PUERTO_RICAN_2P, num_players=3, removed_cards=["4B"]),
+        "puerto-rican-4p": attrs.evolve(
+            _PUERTO_RICAN_2P, num_players=4, team_mode="partners_opposite"
+        ),
+        "arrastre-2p": attrs.evolve(_SPANISH_2P, **_ARRASTRE),
+        "arrastre-4p": attrs.evolve(_SPANISH_4P, **_ARRASTRE),
+        "cubierta-2p": attrs.evolve(_SPANISH_2P, trump_visibility="cubierta"),  # S000
+        "casino-2p": Rules(**_CASINO),
+        "casino-4p": Rules(num_players=4, team_mode="partners_opposite", **_CASINO),
+        # SPEC §2.7: S000's outline with Tute subastado details [P]; matches to 500 (TS).
+        "subastada-3p": Rules(
+            num_players=3,
+            removed_cards=["2B"],
+            team_mode="declarer_vs_rest",
+            trump_selection="auction",
+            cantes=True,
+            match_mode="game_points",
+            match_target=500,
+        ),
+        "subastada-4p": Rules(
+            num_players=4,
+            team_mode="partners_opposite",
+            trump_selection="auction",
+            cantes=True,
+            match_mode="game_points",
+            match_target=500,
+        ),
+        # SPEC §2.8: 5 players, 8 cards each, the called card's holder a secret partner;
+        # matches to 10 points [P] (no source gives a target).
+        "chiamata-5p": Rules(
+            num_players=5,
+            team_mode="called_partner",
+            trump_selection="called_card",
+            deal_all=True,
+            match_mode="game_points",
+            match_target=10,
+        ),
+        # S000 rematada to 101 over several hands; CL: the 4-player game is the usual one.
+        "chilean-rematada": Rules(
+            num_players=4,
+            team_mode="partners_opposite",
+            match_mode="cumulative_card_points",
+            match_target=101,
+        ),
+    }
+)
+
+
+def preset(name: str) -> Rules:
+    """The rules of a named preset, such as ``"spanish-2p"``.
+
+    Raises:
+        RulesError: no preset has that name.
+    """
+    try:
+        return PRESETS[name]
+    except (KeyError, TypeError):
+        pass
+    close = difflib.get_close_matches(name, PRESETS, n=3) if isinstance(name, str) else []
+    hint = f"did you mean {', '.join(close)}? " if close else ""
+    raise RulesError(f"unknown preset {describe(name)}; {hint}brisca.PRESETS lists them all")
+
+
+@functools.lru_cache(maxsize=256)
+def _nearest(rules: Rules) -> tuple[str, tuple[tuple[str, Any], ...]]:
+    options = rules.to_dict()
+    best: tuple[str, tuple[tuple[str, Any], ...]] | None = None
+    for name, base in PRESETS.items():
+        defaults = base.to_dict()
+        overrides = tuple((k, v) for k, v in options.items() if defaults.get(k) != v)
+        if best is None or len(overrides) < len(best[1]):
+            best = (name, overrides)
+    assert best is not None  # there are presets
+    return best
+
+
+def rules_to_dict(rules: Rules, against: str | None = None) -> dict[str, Any]:
+    """`rules` as JSON-ready data: a preset and the options that differ from it.
+
+    The preset is `against` when given, else the one that needs the fewest
+    overrides (the first such in :data:`PRESETS`), so the usual rules take a few
+    bytes rather than every option. :func:`brisca.formats.records.rules_from_dict` reads it back. Game
+    records, saved states and observations all write their rules this way.
+
+    >>> import attrs
+    >>> rules_to_dict(attrs.evolve(PRESETS["arrastre-2p"], match_target=5))
+    {'preset': 'arrastre-2p', 'overrides': {'match_target': 5}}
+
+    Raises:
+        RulesError: `rules` is not a Rules, or `against` is not a preset's name.
+    """
+    if not isinstance(rules, Rules):
+        raise RulesError(f"expected a brisca.Rules, got {describe(rules)}")
+    if against is None:
+        against, overrides = _nearest(rules)
+        return {"preset": against, "overrides": dict(overrides)}
+    base = preset(against).to_dict()
+    return {
+        "preset": against,
+        "overrides": {k: v for k, v in rules.to_dict().items() if base.get(k) != v},
+    }

@@ -1,0 +1,100 @@
+"""The library's own random generator, so a seed means the same game everywhere.
+
+brisca never uses the global :mod:`random` module. All randomness comes from
+:class:`Generator`, which is fully specified here so that any implementation,
+in any language, can reproduce a seeded game:
+
+1. **Key.** A seed is a non-negative int of any size. Its bytes are its
+   minimal big-endian encoding (``b""`` for 0).
+2. **Stream.** Block ``i`` (``i = 0, 1, 2, ...``) is
+   ``SHA-256(b"brisca-rng-v1" + len(seed_bytes).to_bytes(8, "big") + seed_bytes
+   + i.to_bytes(8, "big"))``. The blocks are concatenated into one bit stream,
+   read most significant bit first.
+3. **Integers.** ``below(n)`` takes the next ``k = n.bit_length() + 64`` bits as
+   an integer ``r``. If ``r < 2**k - 2**k % n`` it returns ``r % n``; otherwise
+   it rejects ``r`` and tries again (which happens with probability below 2**-64).
+4. **Shuffle.** ``shuffle(items)`` draws one ``m = below(len(items)!)`` and
+   then, for ``i`` from ``len(items)`` down to 2, takes ``m, j = divmod(m, i)``
+   and swaps positions ``i - 1`` and ``j``: a Fisher-Yates shuffle whose indices
+   are the mixed-radix digits of ``m``, so every order is equally likely.
+
+>>> Generator(7).shuffle(range(5))
+[4, 1, 0, 2, 3]
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+from collections.abc import Iterable
+from typing import TypeVar
+
+from brisca.game.errors import StateError, describe
+
+__all__ = ["Generator"]
+
+T = TypeVar("T")
+_DOMAIN = b"brisca-rng-v1"
+
+
+class Generator:
+    """Deterministic random numbers from a seed (see the module documentation)."""
+
+    __slots__ = ("_bits", "_block", "_buffer", "_prefix")
+
+    def __init__(self, seed: int) -> None:
+        if type(seed) is not int or seed < 0:
+            raise StateError(f"a generator's seed must be a non-negative int, got {describe(seed)}")
+        raw = seed.to_bytes((seed.bit_length() + 7) // 8, "big")
+        self._prefix = _DOMAIN + len(raw).to_bytes(8, "big") + raw
+        self._block = 0
+        self._buffer = 0  # unread bits, most significant first
+        self._bits = 0
+
+    def _take(self, k: int) -> int:
+        while self._bits < k:
+            digest = hashlib.sha256(self._prefix + self._block.to_bytes(8, "big")).digest()
+            self._block += 1
+            self._buffer = (self._buffer << 256) | int.from_bytes(digest, "big")
+            self._bits += 256
+        self._bits -= k
+        value = self._buffer >> self._bits
+        self._buffer &= (1 << self._bits) - 1
+        return value
+
+    def copy(self) -> Generator:
+        """An independent generator at the same point of the same stream."""
+        twin = object.__new__(Generator)
+        twin._prefix, twin._block = self._prefix, self._block
+        twin._buffer, twin._bits = self._buffer, self._bits
+        return twin
+
+    def below(self, n: int) -> int:
+        """A uniform integer in ``0 .. n-1``; `n` must be positive.
+
+        Raises:
+            StateError: `n` is not a positive int.
+        """
+        if type(n) is not int or n < 1:
+            raise StateError(f"below(n) needs a positive int n, got {describe(n)}")
+        k = n.bit_length() + 64
+        limit = (1 << k) - (1 << k) % n
+        while True:
+            r = self._take(k)
+            if r < limit:
+                return r % n
+
+    def shuffle(self, items: Iterable[T]) -> list[T]:
+        """A new list holding `items` in a uniformly random order.
+
+        Raises:
+            StateError: `items` is not iterable.
+        """
+        if not isinstance(items, Iterable):
+            raise StateError(f"shuffle needs a sequence of items, got {describe(items)}")
+        out = list(items)
+        m = self.below(math.factorial(len(out)))
+        for i in range(len(out), 1, -1):
+            m, j = divmod(m, i)
+            out[i - 1], out[j] = out[j], out[i - 1]
+        return out

@@ -1,0 +1,608 @@
+"""The immutable values of a hand: its table, tricks, state, observations and result.
+
+States are built by the engine (:mod:`brisca.game.engine`) and never change. The
+engine constructs them positionally, without validation, so that a transition
+costs little; everything is validated where it enters the library: in
+`new_game`, `apply` and `loads`.
+"""
+
+from __future__ import annotations
+
+import enum
+import functools
+from typing import TYPE_CHECKING, Any
+
+import attrs
+
+from brisca.game.actions import Action
+from brisca.game.cards import Card, Suit
+from brisca.game.rules import (
+    FirstLeader,
+    Rules,
+    TeamMode,
+)
+
+__all__ = [
+    "BidRecord",
+    "BlackHandWin",
+    "Cante",
+    "Contract",
+    "ContractResult",
+    "Deal",
+    "DealLayout",
+    "HandResult",
+    "Ledger",
+    "Observation",
+    "SignalRecord",
+    "State",
+    "SwapRecord",
+    "Table",
+    "Termination",
+    "Trick",
+]
+
+Seat = int
+Played = tuple[Seat, Card]
+#: The actions since the deal, newest last, as nested pairs: see `State.trail`.
+Trail = tuple[Any, ...]
+
+
+class _StateSlots:
+    """The slots of :class:`State`, filled by a plain constructor that yields a `State`.
+
+    A frozen attrs ``__init__`` sets each field through the frozen
+    ``__setattr__``, which costs more than the rest of a transition. This base
+    class owns the slots (attrs reuses them, so `State` adds none) and has the
+    default ``__setattr__``, so its ``__init__`` stores plainly, then turns the
+    object into a `State`, which is frozen from then on. The engine builds
+    every state through :data:`build_state`.
+    """
+
+    __slots__ = (
+        "__weakref__",
+        "deal",
+        "hands",
+        "is_over",
+        "ledger",
+        "stock",
+        "table",
+        "to_act",
+        "trail",
+        "trick",
+        "tricks",
+        "trump",
+        "trump_card",
+    )
+
+    def __init__(
+        self,
+        table: Table,
+        deal: Deal,
+        trump: Suit | None,
+        trump_card: Card | None,
+        hands: tuple[tuple[Card, ...], ...],
+        stock: tuple[Card, ...],
+        trick: tuple[Played, ...],
+        tricks: tuple[Trick, ...],
+        to_act: Seat | None,
+        ledger: Ledger,
+        trail: Trail,
+    ) -> None:
+        self.table = table
+        self.deal = deal
+        self.trump = trump
+        self.trump_card = trump_card
+        self.hands = hands
+        self.stock = stock
+        self.trick = trick
+        self.tricks = tricks
+        self.to_act = to_act
+        self.is_over = to_act is None
+        self.ledger = ledger
+        self.trail = trail
+        self.__class__ = State
+
+
+class _TrickSlots:
+    """The slots of :class:`Trick`, with a plain constructor: see `_StateSlots`."""
+
+    __slots__ = ("__weakref__", "cards", "leader", "points", "winner")
+
+    def __init__(self, leader: Seat, cards: tuple[Played, ...], winner: Seat, points: int) -> None:
+        self.leader = leader
+        self.cards = cards
+        self.winner = winner
+        self.points = points
+        self.__class__ = Trick
+
+
+class _DealSlots:
+    """The slots of :class:`Deal`, with a plain constructor: see `_StateSlots`."""
+
+    __slots__ = ("__weakref__", "deck", "hand_number", "hands", "seed")
+
+    def __init__(
+        self,
+        deck: tuple[Card, ...],
+        seed: int | None,
+        hand_number: int,
+        hands: tuple[tuple[Card, ...], ...],
+    ) -> None:
+        self.deck = deck
+        self.seed = seed
+        self.hand_number = hand_number
+        self.hands = hands
+        self.__class__ = Deal
+
+
+@attrs.frozen
+class DealLayout:
+    """Where each position of a `deck` order goes, for some rules and dealer."""
+
+    #: For each seat, the deck positions of its dealt cards, in the order received.
+    hands: tuple[tuple[int, ...], ...]
+    #: The position of the turned card, or ``None`` when none is turned.
+    turned: int | None
+    #: The positions of the stock, in draw order.
+    stock: tuple[int, ...]
+
+
+@attrs.frozen
+class Table:
+    """Who sits where for one hand: the rules, the dealer, the sides and play order.
+
+    Everything here follows from ``(rules, dealer)`` and is shared by every state
+    of the hand; :meth:`create` builds it once and caches it.
+    """
+
+    rules: Rules
+    dealer: Seat
+    #: The sides as tuples of seats, the side holding the lowest seat first.
+    sides: tuple[tuple[Seat, ...], ...]
+    #: The seats that play, in play order starting after the dealer.
+    active: tuple[Seat, ...] = attrs.field(eq=False, repr=False)
+    #: The seat that leads the first trick.
+    first_leader: Seat = attrs.field(eq=False, repr=False)
+    #: For each seat, the next active seat in play order.
+    next_seat: tuple[Seat, ...] = attrs.field(eq=False, repr=False)
+    #: For each seat, the active seats in play order starting with it.
+    rotation: tuple[tuple[Seat, ...], ...] = attrs.field(eq=False, repr=False)
+    #: For each seat, the index of its side, or -1 for a seat sitting out.
+    side_of: tuple[int, ...] = attrs.field(eq=False, repr=False)
+    #: The pack in play, in canonical order (`Rules.cards`).
+    pack: tuple[Card, ...] = attrs.field(eq=False, repr=False)
+    #: Card points and trick strength by card, for the pack in play.
+    card_points: dict[Card, int] = attrs.field(eq=False, repr=False)
+    strength: dict[Card, int] = attrs.field(eq=False, repr=False)
+    #: How many tricks the hand has.
+    tricks_total: int = attrs.field(eq=False, repr=False)
+    #: How many seats play each trick.
+    seats_in_play: int = attrs.field(eq=False, repr=False)
+    #: Where the cards of a `deck` order go.
+    layout: DealLayout = attrs.field(eq=False, repr=False)
+    #: What the variants the rules switch on ask of the engine, worked out once by the
+    #: engine (see `brisca.game.engine`), so that a turn reads it here.
+    plan: Any = attrs.field(eq=False, repr=False)
+
+    @classmethod
+    def create(
+        cls,
+        rules: Rules,
+        dealer: Seat,
+        declarer: Seat | None = None,
+        partner: Seat | None = None,
+        plan: Any = None,
+    ) -> Table:
+        """The table for `rules` with `dealer` dealing (`dealer` must be a valid seat).
+
+        In auction games the sides follow the contract: until the auction ends
+        every seat is its own side; then the `declarer`, with its `partner` in
+        chiamata, plays against the rest.
+        """
+        n = rules.num_players
+        after = [(dealer + k) % n for k in range(1, n + 1)]  # ends with the dealer
+        mode = rules.team_mode
+        sitting_out = rules.active_players < n  # the dealer sits out
+        active = tuple(after[:-1] if sitting_out else after)
+        contract = mode in (TeamMode.DECLARER_VS_REST, TeamMode.CALLED_PARTNER)
+        if mode is TeamMode.INDIVIDUAL or (contract and declarer is None):
+            groups: list[tuple[Seat, ...]] = [(s,) for s in active]
+        elif contract and declarer is not None:
+            team = {declarer} if partner is None else {declarer, partner}
+            groups = [tuple(sorted(team)), tuple(s for s in sorted(active) if s not in team)]
+        else:
+            # Partnerships alternate round the active seats: {0,2} v {1,3}, {0,2,4} v {1,3,5}.
+            groups = [tuple(sorted(active[0::2])), tuple(sorted(active[1::2]))]
+        sides = tuple(sorted(groups))
+        side_of = [-1] * n
+        for index, side in enumerate(sides):
+            for seat in side:
+                side_of[seat] = index
+        next_seat = [0] * n
+        for k, seat in enumerate(active):
+            next_seat[seat] = active[(k + 1) % len(active)]
+        if sitting_out:
+            next_seat[dealer] = active[0]
+        rotation = tuple(
+            tuple(active[(active.index(s) + k) % len(active)] for k in range(len(active)))
+            if s in active
+            else active
+            for s in range(n)
+        )
+        leader = active[0]
+        if rules.first_leader is FirstLeader.DEALER:
+            leader = dealer
+        elif rules.first_leader is FirstLeader.DECLARER and declarer is not None:
+            leader = declarer
+        pack = rules.cards
+        dealt = rules.hand_size * len(active)
+        hands: list[tuple[int, ...]] = [()] * n
+        for k, seat in enumerate(active):  # one card at a time round the table
+            hands[seat] = tuple(range(k, dealt, len(active)))
+        turned = dealt if rules.turns_card else None
+        stock = tuple(range(dealt + rules.turns_card, len(pack)))
+        return cls(
+            rules,
+            dealer,
+            sides,
+            active,
+            leader,
+            tuple(next_seat),
+            rotation,
+            tuple(side_of),
+            pack,
+            {c: rules.card_points(c) for c in pack},
+            {c: rules.card_strength(c) for c in pack},
+            len(pack) // len(active),
+            len(active),
+            DealLayout(tuple(hands), turned, stock),
+            plan,
+        )
+
+
+@functools.lru_cache(maxsize=1024)
+def table_for(
+    rules: Rules,
+    dealer: Seat,
+    declarer: Seat | None = None,
+    partner: Seat | None = None,
+    plan: Any = None,
+) -> Table:
+    """The (cached) table of a hand of `rules` dealt by `dealer`; see :meth:`Table.create`."""
+    return Table.create(rules, dealer, declarer, partner, plan)
+
+
+@attrs.frozen
+class Trick(_TrickSlots):
+    """A completed trick."""
+
+    #: The seat that led.
+    leader: Seat
+    #: The cards in the order played, as ``(seat, card)`` pairs.
+    cards: tuple[Played, ...]
+    #: The seat that won it.
+    winner: Seat
+    #: The card points it holds.
+    points: int
+
+
+@attrs.frozen
+class SwapRecord:
+    """A swap of a trump in hand for the turned card, made in view of the table."""
+
+    seat: Seat
+    #: The card put under the stock.
+    given: Card
+    #: The turned card taken into hand.
+    taken: Card
+    #: How many tricks were complete when it was made.
+    trick: int
+
+
+@attrs.frozen
+class SignalRecord:
+    """A partnership signal (seña)."""
+
+    seat: Seat
+    #: The signal's name in the rules' vocabulary, such as ``"wink"``.
+    signal: str
+    #: How many tricks were complete when it was made.
+    trick: int
+
+
+@attrs.frozen
+class BidRecord:
+    """One call in an auction: a `Bid`, a `BidRank` or a `Pass`."""
+
+    seat: Seat
+    bid: Action
+
+
+@attrs.frozen
+class Contract:
+    """The outcome of an auction (SPEC §2.7, §2.8)."""
+
+    #: The auction's winner.
+    declarer: Seat
+    #: The winning bid.
+    bid: Action
+    #: The trump suit, once named or called.
+    trump: Suit | None = None
+    #: The called card, in chiamata.
+    called: Card | None = None
+    #: The called card's holder, the secret partner (the declarer when it plays alone).
+    #: ``None`` until the call, and in a seat's observation while it is secret.
+    partner: Seat | None = None
+
+
+@attrs.frozen
+class Cante:
+    """A sung pair of Rey and Caballo (SPEC §2.7): 40 in trumps, 20 otherwise."""
+
+    seat: Seat
+    suit: Suit
+    points: int
+    #: How many tricks were complete when it was sung.
+    trick: int
+
+
+@attrs.frozen
+class Deal(_DealSlots):
+    """How a hand was dealt; shared by every state of the hand."""
+
+    #: The order the cards left the pack: what ``new_game(deck=...)`` takes.
+    deck: tuple[Card, ...]
+    #: The seed the deck was shuffled from, or ``None`` when it was given.
+    seed: int | None
+    #: Which hand of a match this is, from 0; it picks a rotated trump.
+    hand_number: int
+    #: Each seat's hand as dealt (empty for a seat sitting out).
+    hands: tuple[tuple[Card, ...], ...] = attrs.field(eq=False, repr=False)
+
+
+@attrs.frozen
+class Ledger:
+    """What a hand records besides its cards and tricks; plain plays never change it."""
+
+    #: The swaps made, in order.
+    swaps: tuple[SwapRecord, ...] = ()
+    #: The signals made, in order.
+    signals: tuple[SignalRecord, ...] = ()
+    #: The seat whose black hand ended the hand, else ``None``.
+    black_hand: Seat | None = None
+    #: Once the turned card has been drawn: who drew it, and which card it was.
+    trump_card_drawn: tuple[Seat, Card] | None = None
+    #: The auction's calls, in order.
+    bids: tuple[BidRecord, ...] = ()
+    #: The contract, once the auction has a winner.
+    contract: Contract | None = None
+    #: The cantes sung, in order.
+    cantes: tuple[Cante, ...] = ()
+
+
+@attrs.frozen
+class State(_StateSlots):
+    """The whole truth of a hand at one moment, hidden cards included.
+
+    Never build one directly: use :func:`brisca.new_game`, :func:`brisca.apply`
+    or :func:`brisca.loads`. Only :func:`brisca.observe` gives a seat's view.
+    """
+
+    #: The rules, dealer and sides, shared by every state of the hand.
+    table: Table
+    #: How the hand was dealt: the deck order, the seed and the hand number.
+    deal: Deal
+    #: The trump suit (the real one, even while a covered card hides it).
+    trump: Suit | None
+    #: The turned trump card while it lies under the stock, else ``None``.
+    trump_card: Card | None
+    #: Each seat's hand, in the order the cards were received.
+    hands: tuple[tuple[Card, ...], ...]
+    #: The face-down stock in draw order; the turned card is not part of it.
+    stock: tuple[Card, ...]
+    #: The trick in progress, as ``(seat, card)`` pairs.
+    trick: tuple[Played, ...]
+    #: The completed tricks, oldest first.
+    tricks: tuple[Trick, ...]
+    #: The seat to act, or ``None`` once the hand is over.
+    to_act: Seat | None
+    #: Swaps, signals, claims, the auction and cantes.
+    ledger: Ledger
+    #: Whether the hand has ended: every card played, a black hand won it, or everyone
+    #: passed. It is ``to_act is None``, kept as an attribute because every game loop
+    #: asks it every turn.
+    is_over: bool = attrs.field(
+        init=False,
+        eq=False,
+        repr=False,
+        default=attrs.Factory(lambda self: self.to_act is None, takes_self=True),
+    )
+    #: The actions taken since the deal as nested pairs, ``(earlier trail, last action)``,
+    #: or ``()`` at the deal: a step adds one pair instead of copying a tuple. Read
+    #: `history` for the flat tuple.
+    trail: Trail = attrs.field(repr=False)
+
+    @property
+    def history(self) -> tuple[Action, ...]:
+        """Every action taken since the deal, in order: with `deal`, the state's whole story."""
+        found: list[Action] = []
+        trail = self.trail
+        while trail:
+            trail, action = trail
+            found.append(action)
+        return tuple(reversed(found))
+
+    @property
+    def seed(self) -> int | None:
+        """The seed the hand was shuffled from, or ``None`` when it was dealt from a deck."""
+        return self.deal.seed
+
+    @property
+    def hand_number(self) -> int:
+        """Which hand of a match this is, from 0."""
+        return self.deal.hand_number
+
+    @property
+    def rules(self) -> Rules:
+        """The rules of this hand."""
+        return self.table.rules
+
+    @property
+    def dealer(self) -> Seat:
+        """The dealer's seat."""
+        return self.table.dealer
+
+    @property
+    def sides(self) -> tuple[tuple[Seat, ...], ...]:
+        """The sides as tuples of seats, the one with the lowest seat first."""
+        return self.table.sides
+
+    @property
+    def side_points(self) -> tuple[int, ...]:
+        """The card points each side has captured so far, in `sides` order."""
+        totals = [0] * len(self.table.sides)
+        side_of = self.table.side_of
+        for t in self.tricks:
+            totals[side_of[t.winner]] += t.points
+        return tuple(totals)
+
+
+if TYPE_CHECKING:  # they take the same arguments as the classes' own __init__
+    build_state = State
+    build_trick = Trick
+    build_deal = Deal
+else:
+    build_state = _StateSlots
+    build_trick = _TrickSlots
+    build_deal = _DealSlots
+
+
+@attrs.frozen(kw_only=True)
+class Observation:
+    """What one seat may know of a hand. Equal exactly when that knowledge is equal.
+
+    The engine builds it by keyword: the core fields, then what each variant the
+    rules switch on adds (swaps, signals, voids, the auction, cantes, a black hand).
+    """
+
+    #: The observing seat.
+    seat: Seat
+    rules: Rules
+    dealer: Seat
+    #: Which hand of a match this is, from 0.
+    hand_number: int = 0
+    #: The sides as this seat knows them: in chiamata, every seat alone until the seat
+    #: knows the secret partner (it holds the called card, or the card has been played).
+    sides: tuple[tuple[Seat, ...], ...]
+    #: The trump suit, or ``None`` while the seat cannot know it.
+    trump: Suit | None
+    #: The turned trump card while it is on the table and face up.
+    trump_card: Card | None
+    #: The seat's own hand.
+    hand: tuple[Card, ...]
+    #: How many cards each seat holds.
+    hand_sizes: tuple[int, ...]
+    #: How many face-down cards the stock holds.
+    stock_size: int
+    #: The trick in progress.
+    trick: tuple[Played, ...]
+    #: The completed tricks: every card played is public.
+    tricks: tuple[Trick, ...]
+    to_act: Seat | None
+    #: The swaps made, all in view.
+    swaps: tuple[SwapRecord, ...] = ()
+    #: The signals this seat has seen: all of them, or its partners' only if team-private.
+    signals: tuple[SignalRecord, ...] = ()
+    #: The hands this seat's partners were dealt, by seat, if partners show them.
+    partner_hands: tuple[tuple[Seat, tuple[Card, ...]], ...] = ()
+    #: Once the turned card has been drawn: who drew it, and which card it was.
+    trump_card_drawn: tuple[Seat, Card] | None = None
+    #: The seat whose black hand ended the hand, else ``None``.
+    black_hand: Seat | None = None
+    #: For each seat, the suits it is known to hold none of, from arrastre play.
+    voids: tuple[frozenset[Suit], ...] = ()
+    #: The auction's calls, all public.
+    bids: tuple[BidRecord, ...] = ()
+    #: The contract; in chiamata its partner stays ``None`` while the seat cannot know it.
+    contract: Contract | None = None
+    #: The cantes sung, all public.
+    cantes: tuple[Cante, ...] = ()
+
+    @property
+    def side_points(self) -> tuple[int, ...]:
+        """The card points each side has captured, as every player may count them."""
+        totals = [0] * len(self.sides)
+        for t in self.tricks:
+            for index, side in enumerate(self.sides):
+                if t.winner in side:
+                    totals[index] += t.points
+        return tuple(totals)
+
+
+class Termination(enum.Enum):
+    """How a hand ended."""
+
+    #: Every card was played.
+    PLAYED_OUT = "played_out"
+    #: A black hand won it (SPEC §2.5).
+    BLACK_HAND = "black_hand"
+    #: The declaring side made its contract (SPEC §2.7, §2.8).
+    CONTRACT_MADE = "contract_made"
+    #: The declaring side failed its contract.
+    CONTRACT_FAILED = "contract_failed"
+    #: Everyone passed in the auction: nothing was played.
+    VOID = "void"
+
+
+@attrs.frozen
+class BlackHandWin:
+    """What a black hand adds to a hand's result (SPEC §2.5)."""
+
+    #: The seat whose black hand won.
+    seat: Seat
+
+
+@attrs.frozen
+class ContractResult:
+    """What a contract adds to a hand's result (SPEC §2.7, §2.8)."""
+
+    contract: Contract
+    #: Whether the declaring side made it.
+    made: bool
+    #: Cante points per side, in `HandResult.sides` order (subastada).
+    cantes: tuple[int, ...]
+    #: What each seat scores for the contract, by seat.
+    seat_scores: tuple[int, ...]
+
+
+@attrs.frozen(kw_only=True)
+class HandResult:
+    """How a finished hand came out: how it ended, the points and the winner, and
+    what the variant that ended it adds (`details`). Built by keyword."""
+
+    #: How the hand ended.
+    termination: Termination
+    #: The sides, as in `State.sides`.
+    sides: tuple[tuple[Seat, ...], ...]
+    #: Card points per side, in `sides` order.
+    points: tuple[int, ...]
+    #: The index into `sides` of the winner, or ``None`` for a tie that nobody wins.
+    winner: int | None
+    #: The sides that tied for the top, by index; empty when one side won outright.
+    tied: tuple[int, ...] = ()
+    #: Whether the tie rule deals the hand again (``replay`` and ``replay_double_stake``).
+    replay: bool = False
+    #: The side that won the last trick, or ``None`` when no trick was played.
+    last_trick: int | None = None
+    #: What a black hand or a contract adds, else ``None``.
+    details: BlackHandWin | ContractResult | None = None
+
+    @property
+    def void(self) -> bool:
+        """Whether the hand ended without play (everyone passed in an auction)."""
+        return self.termination is Termination.VOID
+
+    @property
+    def black_hand(self) -> Seat | None:
+        """The seat whose black hand won, else ``None``."""
+        return self.details.seat if isinstance(self.details, BlackHandWin) else None

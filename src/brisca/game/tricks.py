@@ -1,0 +1,37 @@
+"""Who wins a trick (SPEC §1.10): shared by play, arrastre duties and state checks."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from brisca.game.cards import Card, Suit
+from brisca.game.state import Table
+
+__all__ = ["trick_winner", "winning"]
+
+
+def winning(
+    cards: Sequence[tuple[int, Card]], trump: Suit | None, table: Table
+) -> tuple[int, Card]:
+    """The ``(seat, card)`` winning a trick so far; `cards` must not be empty.
+
+    A card takes the lead from the winning card when it is of the same suit and
+    stronger, or when it is the first trump over a non-trump. So the highest trump
+    wins if any was played, otherwise the highest card of the led suit, and an
+    off-suit card that is not trump never wins.
+    """
+    strength = table.strength
+    best = cards[0]
+    for played in cards[1:]:
+        card, top = played[1], best[1]
+        if card.suit is top.suit:
+            if strength[card] > strength[top]:
+                best = played
+        elif card.suit is trump:
+            best = played
+    return best
+
+
+def trick_winner(cards: Sequence[tuple[int, Card]], trump: Suit | None, table: Table) -> int:
+    """The seat that wins a complete trick."""
+    return winning(cards, trump, table)[0]
