@@ -75,7 +75,13 @@ from brisca.game.errors import (
     describe,
 )
 from brisca.game.jsonio import Fields, parse
-from brisca.game.presets import PRESETS, rules_to_dict
+from brisca.game.presets import (
+    PRESETS,
+    read_rules,
+    rules_from_dict,
+    rules_to_dict,
+    unknown_preset,
+)
 from brisca.game.rules import Rules
 from brisca.game.state import State
 
@@ -211,14 +217,7 @@ def _check_rules(instance: object, attribute: attrs.Attribute[Any], value: Any) 
 
 def _check_preset(instance: object, attribute: attrs.Attribute[Any], value: Any) -> None:
     if value is not None and (not isinstance(value, str) or value not in PRESETS):
-        raise _unknown_preset(value)
-
-
-def _unknown_preset(name: object) -> RulesError:
-    return RulesError(
-        f"unknown preset {describe(name, typed=False)}; brisca.PRESETS lists the "
-        f"{len(PRESETS)} presets, such as spanish-2p or arrastre-4p"
-    )
+        raise unknown_preset(value)
 
 
 @attrs.frozen
@@ -340,7 +339,7 @@ class GameRecord:
                 f"this reads {VERSION}"
             )
         record.only(_TOP_KEYS)
-        rules, preset = _read_rules(record.get("rules", dict))
+        rules, preset = read_rules(record.get("rules", dict))
         has_seed, has_deck = "seed" in record.data, "deck" in record.data
         if has_seed == has_deck:
             raise NotationError("a record gives either a seed or a deck, not both or neither")
@@ -392,61 +391,6 @@ _TOP_KEYS = (
     "event",
     "tags",
 )
-
-
-def rules_from_dict(data: object) -> Rules:
-    """Rules from their JSON form, as records, saved states and views write them: a
-    preset and its overrides (what :func:`brisca.game.presets.rules_to_dict` gives), or
-    ``{"options": {...}}`` with every option.
-
-    >>> rules_from_dict({"preset": "arrastre-2p", "overrides": {"match_target": 5}}).match_target
-    5
-
-    Raises:
-        NotationError: neither form, or a field of the wrong type.
-        RulesError: an unknown preset, or options the rules refuse.
-    """
-    return _read_rules(data)[0]
-
-
-def _read_rules(data: object) -> tuple[Rules, str | None]:
-    fields = Fields(data, "rules")
-    if fields.has("options"):
-        fields.only(("options",))
-        return _build_rules(fields.get("options", dict)), None
-    fields.only(("preset", "overrides"))
-    name = fields.get("preset", str)
-    if name not in PRESETS:
-        raise _unknown_preset(name)
-    overrides = fields.get("overrides", dict, required=False) or {}
-    return _build_rules({**PRESETS[name].to_dict(), **overrides}), name
-
-
-# Rules read before, by the canonical text of their options: a server loads the same
-# few rules over and over, and one Rules object for each lets the engine's caches hit.
-_RULES_READ: dict[str, Rules] = {}
-
-
-def _build_rules(options: dict[Any, Any]) -> Rules:
-    try:
-        key: str | None = json.dumps(options, sort_keys=True)
-    except (TypeError, ValueError):  # an int too long to write: no cache for it
-        key = None
-    known = None if key is None else _RULES_READ.get(key)
-    if known is not None:
-        return known
-    try:
-        rules = Rules.from_dict(options)
-    except BriscaError:
-        raise
-    except (TypeError, ValueError, KeyError, IndexError, AttributeError) as error:
-        # Untrusted options must fail as a BriscaError, whatever a converter tripped on.
-        raise RulesError(f"invalid rules options: {error}") from None
-    if key is not None:
-        if len(_RULES_READ) >= 256:
-            _RULES_READ.clear()
-        _RULES_READ[key] = rules
-    return rules
 
 
 def dumps(record: GameRecord, *, indent: int | None = None) -> str:

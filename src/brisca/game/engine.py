@@ -1,8 +1,8 @@
 """The pure transition functions: deal, list and check actions, apply them, score.
 
 One rule check, :func:`refusal`, decides legality for :func:`is_legal`,
-:func:`apply` and :func:`step`; :func:`legal_actions` lists the plays arrastre
-allows and what each variant offers, through the same rule modules, and the
+:func:`apply` and :func:`step`; :func:`legal_actions` lists the plays the rules
+allow and what each variant offers, through the same rule modules, and the
 conformance kit (:mod:`brisca.testing`) checks at every step that the two agree.
 The optional rules come from one registry, :data:`brisca.game.variants.VARIANTS`: the
 engine asks each variant the rules switch on, and never names a variant itself.
@@ -17,7 +17,7 @@ from typing import Any, Generic, TypeVar, cast, overload
 
 import attrs
 
-from brisca.game.actions import Action, Bid, Play
+from brisca.game.actions import Action, Play
 from brisca.game.cards import Card, DeckKind, Suit, deck_cards
 from brisca.game.errors import IllegalActionError, RulesError, StateError, describe
 from brisca.game.events import CardPlayed, CardsDrawn, Event, HandEnded, TrickWon, TrumpRevealed
@@ -28,15 +28,12 @@ from brisca.game.rules import (
     HandWinRule,
     PartnerHandVisibility,
     Rules,
-    SubastaScoring,
     TieRule,
     TrumpCardPosition,
     TrumpSelection,
     TrumpVisibility,
 )
 from brisca.game.state import (
-    BlackHandWin,
-    ContractResult,
     DealLayout,
     HandResult,
     Ledger,
@@ -183,7 +180,7 @@ def _deal(table: Table, seed: int | None, order: list[Card], hand_number: int) -
     if layout.turned is not None:
         trump_card = deck[layout.turned]
         trump = trump_card.suit
-    elif not rules.has_auction:
+    elif rules.trump_selection is _BY_ROTATION:
         trump = SUIT_ROTATION[hand_number % 4]
     deal = build_deal(deck, seed, hand_number, hands)
     state = build_state(
@@ -193,6 +190,7 @@ def _deal(table: Table, seed: int | None, order: list[Card], hand_number: int) -
 
 
 _NO_RECORDS = Ledger()
+_BY_ROTATION = TrumpSelection.SUIT_ROTATION
 
 
 def deal_layout(rules: Rules, dealer: int) -> DealLayout:
@@ -222,11 +220,12 @@ class _Plan:
     offering: tuple[Variant, ...]
     #: Whether any variant offers actions at all.
     offers: bool
-    #: The variant that limits which cards a follower may play, if any (arrastre).
+    #: The variant that limits which cards a follower may play, if any.
     playable: Callable[[State, int], tuple[tuple[Card, ...], str]] | None
     after_cards_move: tuple[Callable[[State, Log], State], ...]
     on_play: tuple[Callable[[State, int, Card, Log], None], ...]
     observe: tuple[Callable[[State, int], dict[str, Any]], ...]
+    result: tuple[Callable[[State, tuple[int, ...], int | None], HandResult | None], ...]
 
 
 # The plan of each rules, found by the id of the Rules object first (hashing a Rules
@@ -263,6 +262,7 @@ def _new_plan(rules: Rules) -> _Plan:
         tuple(v.after_cards_move for v in on if v.after_cards_move is not None),
         tuple(v.on_play for v in on if v.on_play is not None),
         tuple(v.observe for v in on if v.observe is not None),
+        tuple(v.result for v in on if v.result is not None),
     )
 
 
@@ -273,7 +273,7 @@ def _plan_of(table: Table) -> _Plan:
 
 
 def _after_cards_move(state: State, log: Log, plan: _Plan) -> State:
-    """Let the variants act on cards that changed hands: an automatic black hand ends it."""
+    """Let the variants act on cards that changed hands (one may end the hand)."""
     for hook in plan.after_cards_move:
         state = hook(state, log)
     return state
@@ -356,7 +356,7 @@ def _refusal(state: State, action: object, plan: _Plan) -> str | None:
         if card not in state.hands[seat]:
             return f"{card} is not in the hand of seat {seat}, the seat to act"
         if state.trump is None:
-            return "no card is played before the auction ends and the trump is chosen"
+            return _before_trump(state, seat, action, plan)
         if not state.trick:  # the leader is always free
             return None
         limit = plan.playable
@@ -372,8 +372,17 @@ def _refusal(state: State, action: object, plan: _Plan) -> str | None:
     if seat is None:
         return "the hand is over"
     if state.trump is None and not variant.before_trump:
-        return "the auction is not over"
+        return _before_trump(state, seat, action, plan)
     return variant.refusal(state, seat, cast(Action, action))
+
+
+def _before_trump(state: State, seat: int, action: object, plan: _Plan) -> str:
+    """While the trump is still to be chosen, the rule that chooses it rules on the rest."""
+    for variant in plan.offering_before_trump:
+        why = variant.refusal(state, seat, cast(Action, action))
+        if why is not None:
+            return why
+    return "nothing is played before the trump is chosen"
 
 
 def _complete(action: object) -> bool:
@@ -405,7 +414,7 @@ def legal_actions(state: State | Playable[Any, Any]) -> tuple[Action, ...]:
     plays = tuple(map(_PLAY_OF, cards))
     if not plan.offers:  # no optional actions in these rules: the common case first
         return plays
-    if state.trump is None:  # the auction: only its calls, no card yet
+    if state.trump is None:  # only the calls that choose it, no card yet
         return _offers(plan.offering_before_trump, state, seat)
     return _offers(plan.offering, state, seat) + plays
 
@@ -595,7 +604,7 @@ def _play(state: State, action: Play, log: Log, plan: _Plan) -> State:
 # EnumType.__getattr__, about ten times the cost of a global.
 _OVER_60, _LAST_TRICK = HandWinRule.OVER_60, TieRule.LAST_TRICK
 _REPLAYS = (TieRule.REPLAY, TieRule.REPLAY_DOUBLE_STAKE)
-_PLAYED_OUT, _BLACK_HAND = Termination.PLAYED_OUT, Termination.BLACK_HAND
+_PLAYED_OUT = Termination.PLAYED_OUT
 
 
 @overload
@@ -616,18 +625,10 @@ def result(state: State | Playable[Any, R]) -> HandResult | R:
     rules, table = state.rules, state.table
     points = state.side_points
     last = table.side_of[state.tricks[-1].winner] if state.tricks else None
-    if rules.has_auction:
-        return _contract_result(state, points, last)
-    holder = state.ledger.black_hand
-    if holder is not None:
-        return HandResult(
-            termination=_BLACK_HAND,
-            sides=table.sides,
-            points=points,
-            winner=table.side_of[holder],
-            last_trick=last,
-            details=BlackHandWin(holder),
-        )
+    for score in _plan_of(table).result:
+        found = score(state, points, last)
+        if found is not None:
+            return found
     if rules.hand_win_rule is _OVER_60:
         tied = tuple(i for i, p in enumerate(points) if p >= 60)  # 60-60 when two are here
     else:
@@ -650,47 +651,6 @@ def result(state: State | Playable[Any, R]) -> HandResult | R:
         tied=tied,
         replay=tie in _REPLAYS,
         last_trick=last,
-    )
-
-
-def _contract_result(state: State, points: tuple[int, ...], last: int | None) -> HandResult:
-    """SPEC §2.7, §2.8: the declarer's side makes its contract or fails it."""
-    rules, table, contract = state.rules, state.table, state.ledger.contract
-    if contract is None:  # everyone passed
-        zero = tuple(0 for _ in table.sides)
-        return HandResult(termination=Termination.VOID, sides=table.sides, points=zero, winner=None)
-    sung = [0] * len(table.sides)
-    for cante in state.ledger.cantes:
-        sung[table.side_of[cante.seat]] += cante.points
-    ours = table.side_of[contract.declarer]
-    theirs = 1 - ours
-    scores = [0] * rules.num_players
-    if rules.trump_selection is TrumpSelection.CALLED_CARD:
-        need = max(61, contract.bid.points if isinstance(contract.bid, Bid) else 0)
-        made = points[ours] >= need
-        caller, partner, defender, alone = rules.chiamata_scores
-        sign = 1 if made else -1
-        lone = contract.partner == contract.declarer
-        for seat in table.active:
-            if seat == contract.declarer:
-                scores[seat] = sign * (alone if lone else caller)
-            elif seat == contract.partner:
-                scores[seat] = sign * partner
-            else:
-                scores[seat] = -sign * defender
-    else:
-        assert isinstance(contract.bid, Bid)
-        made = points[ours] + sung[ours] >= contract.bid.points
-        value = contract.bid.points if rules.subasta_scoring is SubastaScoring.BID_VALUE else 1
-        for seat in table.sides[ours]:
-            scores[seat] = value if made else -value
-    return HandResult(
-        termination=Termination.CONTRACT_MADE if made else Termination.CONTRACT_FAILED,
-        sides=table.sides,
-        points=points,
-        winner=ours if made else theirs,
-        last_trick=last,
-        details=ContractResult(contract, made, tuple(sung), tuple(scores)),
     )
 
 

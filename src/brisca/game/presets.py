@@ -8,15 +8,24 @@ from __future__ import annotations
 
 import difflib
 import functools
+import json
 from types import MappingProxyType
 from typing import Any
 
 import attrs
 
-from brisca.game.errors import RulesError, describe
+from brisca.game.errors import BriscaError, RulesError, describe
+from brisca.game.jsonio import Fields
 from brisca.game.rules import SWAP_BUNDLES, Rules
 
-__all__ = ["PRESETS", "preset", "rules_to_dict"]
+__all__ = [
+    "PRESETS",
+    "preset",
+    "read_rules",
+    "rules_from_dict",
+    "rules_to_dict",
+    "unknown_preset",
+]
 
 # S000, S004: a tie replays the hand at double stake; matches to 3 hands won.
 _SPANISH_2P = Rules(tie_rule="replay_double_stake")
@@ -144,7 +153,7 @@ def rules_to_dict(rules: Rules, against: str | None = None) -> dict[str, Any]:
 
     The preset is `against` when given, else the one that needs the fewest
     overrides (the first such in :data:`PRESETS`), so the usual rules take a few
-    bytes rather than every option. :func:`brisca.formats.records.rules_from_dict` reads it back. Game
+    bytes rather than every option. :func:`rules_from_dict` reads it back. Game
     records, saved states and observations all write their rules this way.
 
     >>> import attrs
@@ -164,3 +173,67 @@ def rules_to_dict(rules: Rules, against: str | None = None) -> dict[str, Any]:
         "preset": against,
         "overrides": {k: v for k, v in rules.to_dict().items() if base.get(k) != v},
     }
+
+
+def rules_from_dict(data: object) -> Rules:
+    """Rules from their JSON form, as records, saved states and views write them: a
+    preset and its overrides (what :func:`rules_to_dict` gives), or
+    ``{"options": {...}}`` with every option.
+
+    >>> rules_from_dict({"preset": "arrastre-2p", "overrides": {"match_target": 5}}).match_target
+    5
+
+    Raises:
+        NotationError: neither form, or a field of the wrong type.
+        RulesError: an unknown preset, or options the rules refuse.
+    """
+    return read_rules(data)[0]
+
+
+def read_rules(data: object) -> tuple[Rules, str | None]:
+    """Rules from their JSON form (see :func:`rules_from_dict`), and the preset it names."""
+    fields = Fields(data, "rules")
+    if fields.has("options"):
+        fields.only(("options",))
+        return _build_rules(fields.get("options", dict)), None
+    fields.only(("preset", "overrides"))
+    name = fields.get("preset", str)
+    if name not in PRESETS:
+        raise unknown_preset(name)
+    overrides = fields.get("overrides", dict, required=False) or {}
+    return _build_rules({**PRESETS[name].to_dict(), **overrides}), name
+
+
+# Rules read before, by the canonical text of their options: a server loads the same
+# few rules over and over, and one Rules object for each lets the engine's caches hit.
+_RULES_READ: dict[str, Rules] = {}
+
+
+def _build_rules(options: dict[Any, Any]) -> Rules:
+    try:
+        key: str | None = json.dumps(options, sort_keys=True)
+    except (TypeError, ValueError):  # an int too long to write: no cache for it
+        key = None
+    known = None if key is None else _RULES_READ.get(key)
+    if known is not None:
+        return known
+    try:
+        rules = Rules.from_dict(options)
+    except BriscaError:
+        raise
+    except (TypeError, ValueError, KeyError, IndexError, AttributeError) as error:
+        # Untrusted options must fail as a BriscaError, whatever a converter tripped on.
+        raise RulesError(f"invalid rules options: {error}") from None
+    if key is not None:
+        if len(_RULES_READ) >= 256:
+            _RULES_READ.clear()
+        _RULES_READ[key] = rules
+    return rules
+
+
+def unknown_preset(name: object) -> RulesError:
+    """The error for a preset name that a document gives and no preset has."""
+    return RulesError(
+        f"unknown preset {describe(name, typed=False)}; brisca.PRESETS lists the "
+        f"{len(PRESETS)} presets, such as spanish-2p or arrastre-4p"
+    )

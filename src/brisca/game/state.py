@@ -184,6 +184,12 @@ class Table:
     #: engine (see `brisca.game.engine`), so that a turn reads it here.
     plan: Any = attrs.field(eq=False, repr=False)
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # The plan holds the variants' hooks, functions that need not pickle: a table
+        # pickles without it, and the engine finds the plan of its rules again.
+        fields = attrs.fields(Table)
+        return (Table, (*(getattr(self, f.name) for f in fields[:-1]), None))
+
     @classmethod
     def create(
         cls,

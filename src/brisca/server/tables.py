@@ -39,7 +39,7 @@ import attrs
 
 from brisca.agents.bots import BOTS
 from brisca.agents.encoding import observation_to_dict
-from brisca.formats.records import GameRecord, record_game, rules_from_dict
+from brisca.formats.records import GameRecord, record_game
 from brisca.formats.records import dumps as dump_record
 from brisca.formats.records import loads as load_record
 from brisca.formats.saves import dumps, loads
@@ -57,6 +57,7 @@ from brisca.game.errors import IllegalActionError, NotationError, StateError, de
 from brisca.game.events import Event, events_for
 from brisca.game.jsonio import Fields, parse, readable
 from brisca.game.match import Match, match_apply, new_match
+from brisca.game.presets import rules_from_dict
 from brisca.game.rules import Rules
 from brisca.game.state import State
 
@@ -121,7 +122,7 @@ def clean_name(name: object, seat: int) -> str:
 
 def read_rules(data: object) -> Rules:
     """Rules from what a client sends: a preset's name, or their JSON form as
-    :func:`brisca.formats.records.rules_from_dict` reads it (``{"preset": name, "overrides":
+    :func:`brisca.game.presets.rules_from_dict` reads it (``{"preset": name, "overrides":
     {option: value}}``, what :func:`brisca.game.presets.rules_to_dict` writes).
 
     Raises:

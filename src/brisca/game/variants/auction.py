@@ -19,11 +19,20 @@ from typing import Any
 
 import attrs
 
-from brisca.game.actions import Action, Bid, BidRank, CallCard, NameTrump, Pass
+from brisca.game.actions import Action, Bid, BidRank, CallCard, NameTrump, Pass, Play
 from brisca.game.cards import RANKS, Card, DeckKind, Suit, deck_cards
 from brisca.game.events import Announced, AuctionWon, PartnerRevealed
-from brisca.game.rules import ChiamataTwoRule, Rules, TrumpSelection
-from brisca.game.state import BidRecord, Contract, Seat, State, table_for
+from brisca.game.rules import ChiamataTwoRule, Rules, SubastaScoring, TrumpSelection
+from brisca.game.state import (
+    BidRecord,
+    Contract,
+    ContractResult,
+    HandResult,
+    Seat,
+    State,
+    Termination,
+    table_for,
+)
 from brisca.game.variants.variant import Log, Variant
 
 __all__ = [
@@ -36,6 +45,7 @@ __all__ = [
     "offered",
     "partner_known",
     "refusal",
+    "result",
 ]
 
 #: Card points in a hand; with cantes a subastada bid may reach 220 (40 and three 20s).
@@ -67,8 +77,16 @@ def _max_bid(state: State) -> int:
     return MAX_CARD_POINTS + (_CANTE_POINTS if rules.cantes else 0)
 
 
+#: The calls of an auction; while it runs, every other action waits for the trump.
+_CALLS = (Bid, BidRank, Pass, NameTrump, CallCard)
+
+
 def refusal(state: State, seat: Seat, action: Action) -> str | None:
     """Why `seat` may not make this auction call now, or ``None`` if it may."""
+    if type(action) not in _CALLS:  # a card, a swap or a cante: they wait for the trump
+        if isinstance(action, Play):
+            return "no card is played before the auction ends and the trump is chosen"
+        return "the auction is not over"
     rules = state.table.rules
     if not rules.has_auction:
         return "there is no auction in these rules"
@@ -266,10 +284,52 @@ def _possible(action: Action, rules: Rules) -> bool:
     return isinstance(action, CallCard) and called and action.card in rules.cards
 
 
+def result(state: State, points: tuple[int, ...], last: int | None) -> HandResult:
+    """SPEC §2.7, §2.8: the declarer's side makes its contract or fails it; a hand that
+    everyone passed is void."""
+    rules, table, contract = state.rules, state.table, state.ledger.contract
+    if contract is None:  # everyone passed
+        zero = tuple(0 for _ in table.sides)
+        return HandResult(termination=Termination.VOID, sides=table.sides, points=zero, winner=None)
+    sung = [0] * len(table.sides)
+    for cante in state.ledger.cantes:
+        sung[table.side_of[cante.seat]] += cante.points
+    ours = table.side_of[contract.declarer]
+    theirs = 1 - ours
+    scores = [0] * rules.num_players
+    if rules.trump_selection is TrumpSelection.CALLED_CARD:
+        need = max(61, contract.bid.points if isinstance(contract.bid, Bid) else 0)
+        made = points[ours] >= need
+        caller, partner, defender, alone = rules.chiamata_scores
+        sign = 1 if made else -1
+        lone = contract.partner == contract.declarer
+        for seat in table.active:
+            if seat == contract.declarer:
+                scores[seat] = sign * (alone if lone else caller)
+            elif seat == contract.partner:
+                scores[seat] = sign * partner
+            else:
+                scores[seat] = -sign * defender
+    else:
+        assert isinstance(contract.bid, Bid)
+        made = points[ours] + sung[ours] >= contract.bid.points
+        value = contract.bid.points if rules.subasta_scoring is SubastaScoring.BID_VALUE else 1
+        for seat in table.sides[ours]:
+            scores[seat] = value if made else -value
+    return HandResult(
+        termination=Termination.CONTRACT_MADE if made else Termination.CONTRACT_FAILED,
+        sides=table.sides,
+        points=points,
+        winner=ours if made else theirs,
+        last_trick=last,
+        details=ContractResult(contract, made, tuple(sung), tuple(scores)),
+    )
+
+
 VARIANT = Variant(
     "auction",
     lambda rules: rules.has_auction,
-    actions=(Bid, BidRank, Pass, NameTrump, CallCard),
+    actions=_CALLS,
     universe=(
         Pass(),
         *(Bid(p) for p in range(1, MAX_BID + 1)),
@@ -284,4 +344,5 @@ VARIANT = Variant(
     before_trump=True,
     on_play=_partner_revealed,
     observe=_observe,
+    result=result,
 )

@@ -15,10 +15,13 @@ from brisca.game.actions import Action, ClaimBlackHand
 from brisca.game.cards import Card
 from brisca.game.events import BlackHandClaimed
 from brisca.game.rules import BlackHand, BlackHandClaim, Rules
-from brisca.game.state import Seat, State
+from brisca.game.state import BlackHandWin, HandResult, Seat, State, Termination
 from brisca.game.variants.variant import Log, Variant
 
-__all__ = ["VARIANT", "holder", "refusal"]
+__all__ = ["RANKS", "VARIANT", "holder", "refusal", "result"]
+
+#: The ranks of trumps that make a black hand: the ace, the three and the king.
+RANKS = frozenset({1, 3, 12})
 
 # Enum members as module constants: Python 3.11 looks `Enum.MEMBER` up through
 # EnumType.__getattr__, about ten times the cost of a global, and these checks run every turn.
@@ -29,10 +32,10 @@ _AUTOMATIC, _DECLARE = BlackHandClaim.AUTOMATIC, BlackHandClaim.DECLARE
 def _black(hand: tuple[Card, ...], state: State) -> bool:
     trump = state.trump
     ranks = {c.rank for c in hand if c.suit is trump}
-    return {1, 3, 12} <= ranks
+    return ranks >= RANKS
 
 
-def holder(state: State, dealt_only: bool = False) -> int | None:
+def holder(state: State) -> int | None:
     """The seat holding a black hand that counts under the rules now, if any."""
     mode = state.table.rules.black_hand
     if mode is _OFF or state.trump is None:
@@ -79,6 +82,22 @@ def _formed(state: State, log: Log) -> State:
     return state if seat is None else _won(state, seat, True, log)
 
 
+def result(state: State, points: tuple[int, ...], last: int | None) -> HandResult | None:
+    """A hand that a black hand ended is won by its holder's side, whatever the points."""
+    seat = state.ledger.black_hand
+    if seat is None:
+        return None
+    table = state.table
+    return HandResult(
+        termination=Termination.BLACK_HAND,
+        sides=table.sides,
+        points=points,
+        winner=table.side_of[seat],
+        last_trick=last,
+        details=BlackHandWin(seat),
+    )
+
+
 def _possible(action: Action, rules: Rules) -> bool:
     return rules.black_hand is not _OFF and rules.black_hand_claim is _DECLARE
 
@@ -96,4 +115,5 @@ VARIANT = Variant(
     apply=_claim,
     after_cards_move=_formed,
     observe=lambda state, seat: {"black_hand": state.ledger.black_hand},
+    result=result,
 )

@@ -3,9 +3,10 @@
 A :class:`Variant` bundles what an optional rule of SPEC §2 brings to a hand:
 whether a `Rules` value switches it on, the action types it owns, what it
 offers the seat to act, why it refuses an action, the state after its action
-(and the events of that step), and what it adds to a seat's observation. Some
-rules also bind the other moves: arrastre limits which cards may be played,
-and an automatic black hand ends the hand when cards change hands.
+(and the events of that step), what it adds to a seat's observation, and how it
+scores a hand it ends or decides. Some rules also bind the other moves: arrastre
+limits which cards may be played, and an automatic black hand ends the hand when
+cards change hands.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from brisca.game.actions import Action
 from brisca.game.cards import Card
 from brisca.game.events import Event
 from brisca.game.rules import Rules
-from brisca.game.state import Seat, State
+from brisca.game.state import HandResult, Seat, State
 
 __all__ = ["Log", "Variant"]
 
@@ -80,3 +81,7 @@ class Variant:
     on_play: Callable[[State, Seat, Card, Log], None] | None = None
     #: What it adds to a seat's observation, by `Observation` field name.
     observe: Callable[[State, Seat], dict[str, Any]] | None = None
+    #: The result of a finished hand that this rule scores (a black hand, a contract),
+    #: given the state, the card points by side and the side that won the last trick;
+    #: ``None`` leaves it to the next rule, and in the end to the count of card points.
+    result: Callable[[State, tuple[int, ...], int | None], HandResult | None] | None = None
