@@ -16,7 +16,8 @@ import pytest
 
 import brisca
 from brisca.agents.bots import HeuristicBot
-from brisca.runs.arena import ArenaResult, run_arena, seatings, sign_test, wilson_interval
+from brisca.runs.arena import ArenaResult, run_arena, seatings
+from brisca.runs.stats import sign_test, wilson_interval
 
 HERE = Path(__file__).resolve().parent
 MODULE = Path(__file__).stem  # the bots below, as module:Class names

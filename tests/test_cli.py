@@ -27,9 +27,9 @@ from brisca.cli.main import (
     narrate,
     option_docs,
     unused_options,
-    wilson_interval,
 )
 from brisca.game.events import Announced, CardsDrawn, Event
+from brisca.runs.stats import wilson_interval
 
 
 def run(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:

@@ -80,7 +80,7 @@ from brisca.game.jsonio import parse
 from brisca.game.rules import Rules
 from brisca.game.state import Observation, State
 from brisca.runs import simulate
-from brisca.runs.arena import wilson_interval
+from brisca.runs.stats import wilson_interval
 
 __all__ = [
     "BOTS",

@@ -36,7 +36,7 @@ from brisca.game.errors import StateError, as_state_error, describe
 from brisca.game.presets import preset
 from brisca.game.rng import Generator
 from brisca.game.state import State
-from brisca.runs.arena import wilson_interval
+from brisca.runs.stats import wilson_interval
 
 __all__ = [
     "Chunk",
