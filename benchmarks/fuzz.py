@@ -202,7 +202,7 @@ Call = Callable[[random.Random], object]
 def entry_points(docs: dict[str, list[Any]]) -> dict[str, Call]:
     """One callable per entry point: each draws its own input and makes one call."""
     state_texts = [json.loads(brisca.dumps(s)) for s in docs["states"]]
-    match_texts = [json.loads(matches.dumps_match(m)) for m in docs["matches"]]
+    match_texts = [json.loads(brisca.dumps_match(m)) for m in docs["matches"]]
     record_texts = [r.to_dict() for r in docs["records"]]
     pool: list[Any] = [
         *docs["states"][:2],
@@ -235,7 +235,7 @@ def entry_points(docs: dict[str, list[Any]]) -> dict[str, Call]:
 
     return {
         "loads": lambda r: brisca.loads(text_of(r, mutate(r, r.choice(state_texts)))),
-        "loads_match": lambda r: matches.loads_match(text_of(r, mutate(r, r.choice(match_texts)))),
+        "loads_match": lambda r: brisca.loads_match(text_of(r, mutate(r, r.choice(match_texts)))),
         "records.loads": lambda r: records.loads(text_of(r, mutate(r, r.choice(record_texts)))),
         "records.validate": lambda r: records.validate(
             r.choice(
@@ -277,7 +277,7 @@ def entry_points(docs: dict[str, list[Any]]) -> dict[str, Call]:
         )(),
         "encoding": lambda r: r.choice(
             [
-                lambda: encoding.observation_to_dict(view(r)),
+                lambda: brisca.observation_to_dict(view(r)),
                 lambda: encoding.encode_observation(view(r)),
                 lambda: encoding.encoding_size(rules(r)),
                 lambda: encoding.encoding_layout(rules(r)),
@@ -311,7 +311,7 @@ def entry_points(docs: dict[str, list[Any]]) -> dict[str, Call]:
                 lambda: matches.match_apply(r.choice(docs["matches"]), junk_arg(r, pool)),
                 lambda: matches.match_observe(r.choice(docs["matches"]), junk_arg(r, pool)),
                 lambda: matches.match_result(junk_arg(r, pool)),
-                lambda: matches.dumps_match(junk_arg(r, pool)),
+                lambda: brisca.dumps_match(junk_arg(r, pool)),
                 lambda: bots.play_game(junk_arg(r, pool), [bots.RandomBot(1)] * 2),
             ]
         )(),

@@ -318,7 +318,7 @@ def test_deep_json_is_refused_early(depth: int) -> None:
     """JSON nested 1,000 deep raised RecursionError; now a NotationError, even when the
     caller has used most of its stack."""
     from brisca import jsonio, records
-    from brisca.game.match import loads_match
+    from brisca.formats.saves import loads_match
 
     text = _deep_rules_text(depth)
     record = json.loads(records.dumps(records.record_game(brisca.new_game(seed=1), [])))
@@ -358,7 +358,7 @@ def test_depth_ignores_brackets_in_strings() -> None:
 )
 def test_json_text_must_be_plain_utf8(raw: object) -> None:
     from brisca import jsonio, records
-    from brisca.game.match import loads_match
+    from brisca.formats.saves import loads_match
 
     for call in (jsonio.parse, loads_match, records.loads):
         with pytest.raises(NotationError):
@@ -398,7 +398,7 @@ def test_encoding_and_bots_refuse_wrong_arguments() -> None:
     with pytest.raises(RulesError, match="Rules"):
         encoding.encoding_size({})  # type: ignore[arg-type]
     with pytest.raises(StateError, match="inconsistent"):
-        encoding.observation_to_dict(attrs.evolve(view, hand=[[[]]], tricks=5))  # type: ignore[arg-type]
+        brisca.observation_to_dict(attrs.evolve(view, hand=[[[]]], tricks=5))  # type: ignore[arg-type]
     for bot in (bots.HeuristicBot(), bots.RandomBot(1)):
         with pytest.raises(StateError, match="at least one legal action"):
             bot(view, [])
@@ -443,7 +443,7 @@ def test_loading_a_match_costs_linear_time() -> None:
     for every deal. Loading 10 times the hands must cost well under 20 times as much."""
     import time
 
-    from brisca.game.match import loads_match
+    from brisca.formats.saves import loads_match
 
     def best(text: str) -> float:
         times = []

@@ -24,9 +24,9 @@ from brisca.agents.encoding import (
     encoding_layout,
     encoding_size,
     legal_mask,
-    observation_to_dict,
 )
 from brisca.agents.sampling import sample_state
+from brisca.formats.views import observation_to_dict
 from brisca.game.rng import Generator
 from brisca.game.variants.arrastre import known_voids
 

@@ -15,9 +15,9 @@ from brisca.agents.encoding import (
     action_index,
     encode_observation,
     encoding_size,
-    observation_to_dict,
 )
 from brisca.envs.openspiel import GAME_NAME, BriscaGame, BriscaState
+from brisca.formats.views import observation_to_dict
 
 CHANCE = pyspiel.PlayerId.CHANCE
 

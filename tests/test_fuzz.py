@@ -66,7 +66,7 @@ RECORDS = tuple(
     for s in STATES[:3]
 )
 STATE_DOCS = tuple(json.loads(brisca.dumps(s)) for s in STATES)
-MATCH_DOCS = tuple(json.loads(matches.dumps_match(m)) for m in MATCHES)
+MATCH_DOCS = tuple(json.loads(brisca.dumps_match(m)) for m in MATCHES)
 RECORD_DOCS = tuple(r.to_dict() for r in RECORDS)
 
 #: Python values of every kind that a caller might pass by mistake.
@@ -120,7 +120,7 @@ def test_fuzzed_state_documents(data: st.DataObject) -> None:
 def test_fuzzed_match_documents(data: st.DataObject) -> None:
     """loads_match: a mutated match record reads or fails as a short BriscaError."""
     text = to_text(data.draw(mutated(data.draw(st.sampled_from(MATCH_DOCS)))))
-    refused(matches.loads_match, text)
+    refused(brisca.loads_match, text)
 
 
 @examples(1200)
@@ -201,7 +201,7 @@ view_fields = st.sampled_from([f.alias or f.name for f in attrs.fields(brisca.Ob
 def test_fuzzed_encoding(which: int, field: str, value: object, rules: object) -> None:
     """Every encoding function meets junk arguments and hand-edited views with a BriscaError."""
     view = _hand_edited(VIEWS[which], field, value)
-    refused(encoding.observation_to_dict, view)
+    refused(brisca.observation_to_dict, view)
     refused(encoding.encode_observation, view)
     for call in (encoding.encoding_size, encoding.encoding_layout, encoding.action_space):
         refused(call, rules)
@@ -248,7 +248,7 @@ def test_fuzzed_generator(value: object) -> None:
 def test_fuzzed_match_functions(value: object, which: int) -> None:
     game = MATCHES[which]
     refused(matches.match_observe, game, value)
-    for call in (matches.match_result, matches.dumps_match, matches.match_legal_actions):
+    for call in (matches.match_result, brisca.dumps_match, matches.match_legal_actions):
         refused(call, value)
     finished = MATCHES[0].hands[0]
     refused(matches.hand_value, value, finished.result, finished.tricks_won)

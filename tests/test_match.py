@@ -36,12 +36,11 @@ from brisca import (
     State,
     StateError,
 )
+from brisca.formats.saves import dumps_match, loads_match
 from brisca.game.match import (
     HandRecord,
     Match,
-    dumps_match,
     hand_value,
-    loads_match,
     match_apply,
     match_is_legal,
     match_legal_actions,

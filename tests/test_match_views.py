@@ -10,7 +10,8 @@ import pytest
 
 import brisca
 from brisca.agents.bots import HeuristicBot, RandomBot, play_game, play_match
-from brisca.agents.encoding import observation_to_dict, rules_to_dict
+from brisca.formats.views import observation_to_dict
+from brisca.game.presets import rules_to_dict
 
 
 def test_library_bots_act_on_a_match_view() -> None:

@@ -9,11 +9,12 @@
 """
 
 from brisca.agents import encoding, sampling
-from brisca.agents.encoding import encode_observation, legal_mask, observation_to_dict
+from brisca.agents.encoding import encode_observation, legal_mask
 from brisca.agents.sampling import sample_state
 from brisca.formats import records
 from brisca.formats.records import GameRecord, record_game
-from brisca.formats.saves import check_state, dumps, loads
+from brisca.formats.saves import check_state, dumps, dumps_match, loads, loads_match
+from brisca.formats.views import observation_to_dict
 from brisca.game import events
 from brisca.game.actions import (
     Action,
@@ -55,9 +56,7 @@ from brisca.game.match import (
     Match,
     MatchObservation,
     MatchResult,
-    dumps_match,
     hand_value,
-    loads_match,
     match_apply,
     match_is_legal,
     match_legal_actions,

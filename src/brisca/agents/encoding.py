@@ -1,9 +1,6 @@
-"""Observations and actions for programs: a readable dict, a flat numeric vector, an action index.
+"""Observations and actions for programs: a flat numeric vector and an action index.
 
-**Readable form.** :func:`observation_to_dict` gives every field of an
-:class:`~brisca.Observation` as JSON-ready data: cards as codes (``"3C"``),
-suits as letters, options as their text, records as objects, actions in
-notation, plus the points each side has captured (``side_points``).
+(The readable JSON form of an observation is :func:`brisca.formats.views.observation_to_dict`.)
 
 **Numeric form.** :func:`encode_observation` gives a flat ``list[float]`` whose
 length depends only on the rules (:func:`encoding_size`), for learning agents.
@@ -66,8 +63,6 @@ import functools
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-import attrs
-
 from brisca.agents.sampling import known_hands, unseen_cards
 from brisca.game.actions import (
     SIGNAL_NAMES,
@@ -87,9 +82,6 @@ from brisca.game.errors import (
     as_state_error,
     describe,
 )
-from brisca.game.jsonio import readable
-from brisca.game.match import MatchObservation
-from brisca.game.presets import rules_to_dict
 from brisca.game.rules import Rules
 from brisca.game.state import Observation, State
 from brisca.game.variants import VARIANTS, owner
@@ -106,65 +98,10 @@ __all__ = [
     "encoding_layout",
     "encoding_size",
     "legal_mask",
-    "observation_to_dict",
 ]
 
 _SUITS = (Suit.OROS, Suit.COPAS, Suit.ESPADAS, Suit.BASTOS)
 _ALL_CARDS = deck_cards(DeckKind.SPANISH48)
-
-
-def _readable(value: object) -> Any:
-    """A JSON-ready form of a value from an observation: its rules as a preset plus
-    overrides, the rest as `brisca.game.jsonio.readable` writes it."""
-    return rules_to_dict(value) if isinstance(value, Rules) else readable(value)
-
-
-def observation_to_dict(observation: Observation | MatchObservation) -> dict[str, Any]:
-    """Every field of a hand's or a match's observation as readable JSON-ready data.
-
-    Cards are codes, suits letters, options their text, actions their notation,
-    fractions ``[numerator, denominator]``, and the rules a preset plus overrides
-    (:func:`rules_to_dict`). A hand's view adds ``side_points``; a match's view
-    gives its hand in progress (``hand``) in the same form, without the rules
-    again, and adds ``to_act`` and ``hand_number``.
-
-    >>> import brisca
-    >>> view = brisca.observe(brisca.new_game(brisca.preset("spanish-2p"), seed=7), 0)
-    >>> data = observation_to_dict(view)
-    >>> data["hand"], data["trump"], data["trump_card"], data["stock_size"], data["sides"]
-    (['2O', '11C', '4C'], 'C', '3C', 33, [[0], [1]])
-    >>> data["rules"]
-    {'preset': 'spanish-2p', 'overrides': {}}
-
-    Raises:
-        StateError: `observation` is not an Observation or a MatchObservation, or
-            is self-contradictory.
-    """
-    if isinstance(observation, MatchObservation):
-        with as_state_error("the observation"):
-            out = _fields(observation, MatchObservation)
-            if observation.hand is not None:
-                out["hand"] = _hand_dict(observation.hand)
-                del out["hand"]["rules"]  # given once, at the top
-            out["to_act"] = observation.to_act
-            out["hand_number"] = observation.hand_number
-        return out
-    if not isinstance(observation, Observation):
-        raise StateError(
-            f"expected a brisca.Observation or MatchObservation, got {describe(observation)}"
-        )
-    with as_state_error("the observation"):
-        return _hand_dict(observation)
-
-
-def _fields(value: Any, kind: Any) -> dict[str, Any]:
-    return {f.name: _readable(getattr(value, f.name)) for f in attrs.fields(kind)}
-
-
-def _hand_dict(observation: Observation) -> dict[str, Any]:
-    out = _fields(observation, Observation)
-    out["side_points"] = list(observation.side_points)
-    return out
 
 
 def encoding_layout(rules: Rules) -> tuple[tuple[str, int, int], ...]:

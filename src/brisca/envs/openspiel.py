@@ -56,11 +56,11 @@ from brisca.agents.encoding import (
     encoding_layout,
     encoding_size,
     legal_mask,
-    observation_to_dict,
 )
 from brisca.agents.sampling import sample_state
 from brisca.envs.common import checked_reward, render_table, seat_rewards, worst_reward
 from brisca.formats.saves import dumps, loads
+from brisca.formats.views import observation_to_dict
 from brisca.game.actions import Play
 from brisca.game.cards import Card
 from brisca.game.engine import deal_layout, new_game, observe, refusal, result, step
@@ -446,7 +446,7 @@ class BriscaObserver:
 
     The observation is ``brisca.observe(state, seat)``: its tensor is
     :func:`brisca.agents.encoding.encode_observation`, its string the JSON of
-    :func:`brisca.agents.encoding.observation_to_dict` (without the rules, which the game
+    :func:`brisca.formats.views.observation_to_dict` (without the rules, which the game
     fixes). The information state adds what the view forgets, so that it has perfect
     recall: the hand the seat was dealt (``dealt``) and each card it drew with the number
     of tricks complete then (``drawn``; in the tensor, that number over

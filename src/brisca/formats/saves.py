@@ -27,22 +27,46 @@ from __future__ import annotations
 
 import collections
 import json
+from fractions import Fraction
 from typing import Any
 
 from brisca.formats.records import FORMAT as RECORD_FORMAT
 from brisca.formats.records import VERSION as RECORD_VERSION
 from brisca.formats.records import GameRecord, record_game, replay
-from brisca.game.errors import BriscaError, IllegalActionError, NotationError, StateError
+from brisca.game.actions import parse_action
+from brisca.game.engine import apply
+from brisca.game.errors import (
+    BriscaError,
+    IllegalActionError,
+    NotationError,
+    StateError,
+    describe,
+)
 from brisca.game.jsonio import Fields, parse
-from brisca.game.match import Match, dumps_match, loads_match
+from brisca.game.match import Match, match_with_hand, new_match
+from brisca.game.rules import Rules
 from brisca.game.state import State
 
-__all__ = ["FORMAT", "VERSION", "check_state", "dumps", "loads"]
+__all__ = [
+    "FORMAT",
+    "MATCH_FORMAT",
+    "MATCH_VERSION",
+    "MAX_DEALS",
+    "VERSION",
+    "check_state",
+    "dumps",
+    "dumps_match",
+    "loads",
+    "loads_match",
+]
 
 #: The ``"format"`` of a saved state.
 FORMAT = "brisca-state"
 #: The version of the state format this library writes and reads.
 VERSION = 2
+#: The ``"format"`` of a saved match, and the version this library writes and reads.
+MATCH_FORMAT = "brisca-match"
+MATCH_VERSION = 1
 
 
 def dumps(state: State | Match) -> str:
@@ -63,7 +87,7 @@ def dumps(state: State | Match) -> str:
 def loads(text: str | bytes) -> Any:
     """Read a state (or match) written by :func:`dumps`, replaying its history.
 
-    A ``brisca-match`` document gives a `Match`, read by :func:`brisca.game.match.loads_match`.
+    A ``brisca-match`` document gives a `Match`, read by :func:`loads_match`.
 
     Raises:
         NotationError: the text is not a saved state (bad JSON, shape or notation).
@@ -72,7 +96,7 @@ def loads(text: str | bytes) -> Any:
     """
     data = parse(text, "a JSON state")
     kind = data.get("format") if isinstance(data, dict) else None
-    if kind == "brisca-match":
+    if kind == MATCH_FORMAT:
         return loads_match(text)
     fields = Fields(data, FORMAT)
     if kind != FORMAT:
@@ -114,3 +138,175 @@ def check_state(state: State) -> None:
         raise StateError(f"no game reaches this state: {error}") from None
     if _replayed(record) != state:
         raise StateError("the state is not the one its deal and history reach")
+
+
+#: The most deals (replays and void hands included) :func:`loads_match` reads from a
+#: record. Loading costs time in proportion to the deals: about 0.1 ms per void hand,
+#: so a record at the limit loads in about a second.
+MAX_DEALS = 10_000
+
+
+def dumps_match(match: Match) -> str:
+    """The match as JSON text, hidden cards and the seed included.
+
+    The record holds what decides the match (rules, seed, decks, an agreed
+    first dealer, and every action in its text form, one list per deal) and,
+    for readers, what follows from it (cut, hands, standings, stake, winners)::
+
+        {"format": "brisca-match", "version": 1, "rules": {...}, "seed": 7,
+         "decks": null, "first_dealer": 1, "first_dealer_agreed": false,
+         "cut": [[[0, "10C"], [1, "6O"]]], "actions": [["3C", "1O", ...], [...]],
+         "hands": [{"number": 0, "dealer": 1, "stake": 1, "points": [46, 74],
+                    "winner": 1, "tied": [], "tricks_won": [9, 11],
+                    "credits": [[0, 1], [1, 1]], "replayed": false}, ...],
+         "standings": [[1, 1], [3, 1]], "stake": 1, "ties": 0, "over": true,
+         "winners": [1]}
+
+    Raises:
+        StateError: `match` is not a Match, or its seed is too long for JSON.
+    """
+    if type(match) is not Match:
+        raise StateError(f"expected a brisca.Match, got {describe(match)}")
+    try:
+        return json.dumps(_record(match))
+    except ValueError as error:  # an int past Python's digit limit for text
+        raise StateError(f"the match cannot be written as JSON: {error}") from None
+
+
+def _fraction(value: Fraction) -> list[int]:
+    return [value.numerator, value.denominator]
+
+
+def _record(match: Match) -> dict[str, Any]:
+    return {
+        "format": MATCH_FORMAT,
+        "version": MATCH_VERSION,
+        "rules": match.rules.to_dict(),
+        "seed": match.seed,
+        "decks": None if match.decks is None else [[c.code for c in d] for d in match.decks],
+        "first_dealer": match.first_dealer,
+        "first_dealer_agreed": match.first_dealer_agreed,
+        "cut": [[[seat, c.code] for seat, c in cut] for cut in match.cut],
+        "actions": [[str(a) for a in hand] for hand in match.actions],
+        "hands": [
+            {
+                "number": h.number,
+                "dealer": h.dealer,
+                "stake": h.stake,
+                "points": list(h.result.points),
+                "winner": h.result.winner,
+                "tied": list(h.result.tied),
+                "tricks_won": list(h.tricks_won),
+                "credits": [_fraction(c) for c in h.credits],
+                "replayed": h.replayed,
+            }
+            for h in match.hands
+        ],
+        "standings": [_fraction(s) for s in match.standings],
+        "stake": match.stake,
+        "ties": match.ties,
+        "over": match.is_over,
+        "winners": list(match.winners),
+    }
+
+
+_RECORD_KEYS = (
+    "format",
+    "version",
+    "rules",
+    "seed",
+    "decks",
+    "first_dealer",
+    "first_dealer_agreed",
+    "cut",
+    "actions",
+    "hands",
+    "standings",
+    "stake",
+    "ties",
+    "over",
+    "winners",
+)
+
+
+def _replay_deal(match: Match, k: int, texts: list[str]) -> Match:
+    """`match` after deal `k`'s recorded actions, which must all belong to that deal.
+
+    The hand is played state by state and the match taken on once, when the deal's
+    actions are done (:func:`brisca.game.match.match_with_hand`): rebuilding it per
+    action would copy its history every time.
+    """
+    state = match.state
+    for j, text_action in enumerate(texts):
+        action = parse_action(text_action)
+        if match.hand_number != k or state is None or state.is_over:
+            raise StateError(
+                f"match record: action {j} of deal {k} "
+                f"({describe(text_action, typed=False)}) does not belong to that deal"
+            )
+        try:
+            state = apply(state, action)
+        except BriscaError as error:
+            raise StateError(
+                f"match record: action {j} of deal {k} "
+                f"({describe(text_action, typed=False)}): {error}"
+            ) from None
+    if state is None:
+        return match
+    return match_with_hand(match, state)
+
+
+def loads_match(text: str | bytes) -> Match:
+    """Read a match written by :func:`dumps_match`, replaying it to check it.
+
+    The match is rebuilt from its rules, seed, decks and actions through
+    :func:`new_match` and :func:`match_apply`, so every action must be legal;
+    then the rebuilt match's record must equal the text's, field by field, so
+    a tampered cut, result, standing or stake is refused too. The replay costs
+    time in proportion to the record's size, and a record of more than
+    :data:`MAX_DEALS` deals is refused before any of it is replayed.
+
+    Raises:
+        NotationError: the text is not a match record (bad JSON, shape or notation),
+            or it holds more than `MAX_DEALS` deals.
+        RulesError: the rules in it are invalid.
+        StateError: the record reads, but its replay fails or disagrees with it.
+    """
+    data = parse(text, "a JSON match record")
+    record = Fields(data, "match record")
+    if not isinstance(data, dict):
+        raise NotationError(f"a match record must be a JSON object, got {describe(data)}")
+    if data.get("format") != MATCH_FORMAT or data.get("version") != MATCH_VERSION:
+        raise NotationError(f"not a {MATCH_FORMAT} record of version {MATCH_VERSION}")
+    record.only(_RECORD_KEYS)
+    rules = Rules.from_dict(record.get("rules", dict))
+    seed = record.get("seed", int)
+    agreed = record.get("first_dealer_agreed", bool)
+    dealer = record.get("first_dealer", int) if agreed else None
+    raw_decks = record.get("decks", list, required=False, nullable=True)
+    per_hand = record.get("actions", list)
+    # Refuse an oversized record before reading it further or replaying any of it.
+    for name, items in (("actions", per_hand), ("decks", raw_decks or ())):
+        if len(items) > MAX_DEALS:
+            raise NotationError(
+                f"match record: {name} lists {len(items)} deals; brisca reads at most "
+                f"{MAX_DEALS} (MAX_DEALS)"
+            )
+    decks = None
+    if raw_decks is not None:
+        decks = [
+            Fields(d, f"match record: decks[{k}]").texts(None) for k, d in enumerate(raw_decks)
+        ]
+    per_hand = [
+        Fields(h, f"match record: actions[{k}]").texts(None) for k, h in enumerate(per_hand)
+    ]
+    match = new_match(rules, seed=seed, decks=decks, dealer=dealer)
+    for k, hand in enumerate(per_hand):
+        match = _replay_deal(match, k, hand)
+    replayed = _record(match)
+    differ = sorted(key for key in set(replayed) | set(data) if replayed.get(key) != data.get(key))
+    if differ:
+        raise StateError(
+            f"match record: {', '.join(differ)} disagree(s) with the replay of its actions"
+        )
+    return match

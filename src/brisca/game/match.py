@@ -28,8 +28,6 @@ whole match with one loop:
 ((0,), 0, [3, 2])
 >>> [(h.dealer, h.result.points) for h in outcome.hands]
 [(1, (72, 48)), (0, (57, 63)), (1, (96, 24)), (0, (15, 105)), (1, (81, 39))]
->>> loads_match(dumps_match(m)) == m
-True
 
 **Randomness.** Everything random comes from one :class:`brisca.game.rng.Generator`
 stream, ``Generator(seed)``, read in this order:
@@ -107,14 +105,12 @@ not replays the seat sitting out always changes, under either rotation.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Sequence
 from fractions import Fraction
-from typing import Any
 
 import attrs
 
-from brisca.game.actions import Action, parse_action
+from brisca.game.actions import Action
 from brisca.game.cards import Card
 from brisca.game.engine import (
     Playable,
@@ -128,14 +124,11 @@ from brisca.game.engine import (
     result,
 )
 from brisca.game.errors import (
-    BriscaError,
     IllegalActionError,
-    NotationError,
     RulesError,
     StateError,
     describe,
 )
-from brisca.game.jsonio import Fields, parse
 from brisca.game.rng import Generator
 from brisca.game.rules import (
     CapoteDefinition,
@@ -148,33 +141,25 @@ from brisca.game.rules import (
 from brisca.game.state import ContractResult, HandResult, Observation, Seat, State
 
 __all__ = [
-    "MAX_DEALS",
     "HandRecord",
     "Match",
     "MatchObservation",
     "MatchResult",
-    "dumps_match",
     "hand_value",
-    "loads_match",
     "match_apply",
     "match_is_legal",
     "match_legal_actions",
     "match_observe",
     "match_result",
+    "match_with_hand",
     "new_match",
 ]
 
 #: One round of the cut: the cutting seats, in seat order, with the cards they cut.
 CutRound = tuple[tuple[Seat, Card], ...]
 
-FORMAT = "brisca-match"
-VERSION = 1
 #: Hand seeds are drawn below this bound.
 SEED_SPACE = 2**128
-#: The most deals (replays and void hands included) :func:`loads_match` reads from a
-#: record. Loading costs time in proportion to the deals: about 0.1 ms per void hand,
-#: so a record at the limit loads in about a second.
-MAX_DEALS = 10_000
 #: Card points in a hand: what a black hand is worth under ``cumulative_card_points`` [P].
 HAND_POINTS = 120
 
@@ -800,172 +785,36 @@ def match_result(match: Match) -> MatchResult:
     return MatchResult(match.winners, winner, sides, match.standings, match.hands)
 
 
-def dumps_match(match: Match) -> str:
-    """The match as JSON text, hidden cards and the seed included.
+def match_with_hand(match: Match, state: State) -> Match:
+    """The match with its hand in progress taken on to `state`, a later state of that
+    hand: the same as :func:`match_apply` of each action between them, with the match
+    rebuilt once instead of once per action (a reader replays a whole hand this way).
 
-    The record holds what decides the match (rules, seed, decks, an agreed
-    first dealer, and every action in its text form, one list per deal) and,
-    for readers, what follows from it (cut, hands, standings, stake, winners)::
-
-        {"format": "brisca-match", "version": 1, "rules": {...}, "seed": 7,
-         "decks": null, "first_dealer": 1, "first_dealer_agreed": false,
-         "cut": [[[0, "10C"], [1, "6O"]]], "actions": [["3C", "1O", ...], [...]],
-         "hands": [{"number": 0, "dealer": 1, "stake": 1, "points": [46, 74],
-                    "winner": 1, "tied": [], "tricks_won": [9, 11],
-                    "credits": [[0, 1], [1, 1]], "replayed": false}, ...],
-         "standings": [[1, 1], [3, 1]], "stake": 1, "ties": 0, "over": true,
-         "winners": [1]}
+    A finished `state` is scored, and the next hand dealt, as :func:`match_apply` does.
 
     Raises:
-        StateError: `match` is not a Match, or its seed is too long for JSON.
+        StateError: `match` is not a Match in progress, or `state` is not a state of
+            its hand in progress as far as it went.
     """
     if type(match) is not Match:
         raise _not_a_match(match)
-    try:
-        return json.dumps(_record(match))
-    except ValueError as error:  # an int past Python's digit limit for text
-        raise StateError(f"the match cannot be written as JSON: {error}") from None
-
-
-def _fraction(value: Fraction) -> list[int]:
-    return [value.numerator, value.denominator]
-
-
-def _record(match: Match) -> dict[str, Any]:
-    return {
-        "format": FORMAT,
-        "version": VERSION,
-        "rules": match.rules.to_dict(),
-        "seed": match.seed,
-        "decks": None if match.decks is None else [[c.code for c in d] for d in match.decks],
-        "first_dealer": match.first_dealer,
-        "first_dealer_agreed": match.first_dealer_agreed,
-        "cut": [[[seat, c.code] for seat, c in cut] for cut in match.cut],
-        "actions": [[str(a) for a in hand] for hand in match.actions],
-        "hands": [
-            {
-                "number": h.number,
-                "dealer": h.dealer,
-                "stake": h.stake,
-                "points": list(h.result.points),
-                "winner": h.result.winner,
-                "tied": list(h.result.tied),
-                "tricks_won": list(h.tricks_won),
-                "credits": [_fraction(c) for c in h.credits],
-                "replayed": h.replayed,
-            }
-            for h in match.hands
-        ],
-        "standings": [_fraction(s) for s in match.standings],
-        "stake": match.stake,
-        "ties": match.ties,
-        "over": match.is_over,
-        "winners": list(match.winners),
-    }
-
-
-_RECORD_KEYS = (
-    "format",
-    "version",
-    "rules",
-    "seed",
-    "decks",
-    "first_dealer",
-    "first_dealer_agreed",
-    "cut",
-    "actions",
-    "hands",
-    "standings",
-    "stake",
-    "ties",
-    "over",
-    "winners",
-)
-
-
-def _replay_deal(match: Match, k: int, texts: list[str]) -> Match:
-    """`match` after deal `k`'s recorded actions, which must all belong to that deal.
-
-    The hand is played state by state and the match rebuilt once, when the deal's
-    actions are done: rebuilding it per action would copy its history every time,
-    and loading would cost time quadratic in the number of deals.
-    """
-    state = match.state
-    done: list[Action] = []
-    for j, text_action in enumerate(texts):
-        action = parse_action(text_action)
-        if match.hand_number != k or state is None or state.is_over:
-            raise StateError(
-                f"match record: action {j} of deal {k} "
-                f"({describe(text_action, typed=False)}) does not belong to that deal"
-            )
-        try:
-            state = apply(state, action)
-        except BriscaError as error:
-            raise StateError(
-                f"match record: action {j} of deal {k} "
-                f"({describe(text_action, typed=False)}): {error}"
-            ) from None
-        done.append(action)
-    if not done or state is None:
+    now = match.state
+    if now is None:
+        raise StateError("the match is over: it has no hand in progress")
+    if type(state) is not State:
+        raise StateError(f"expected a brisca.State, got {describe(state)}")
+    done = match.actions[-1]
+    history = state.history
+    if (
+        state.deal != now.deal
+        or state.dealer != now.dealer
+        or state.rules != match.rules
+        or history[: len(done)] != done
+    ):
+        raise StateError("the state is not a later state of the match's hand in progress")
+    if len(history) == len(done):
         return match
-    actions = (*match.actions[:-1], (*match.actions[-1], *done))
+    actions = (*match.actions[:-1], history)
     if state.is_over:
         return _settle(match, state, actions)
     return attrs.evolve(match, state=state, actions=actions)
-
-
-def loads_match(text: str | bytes) -> Match:
-    """Read a match written by :func:`dumps_match`, replaying it to check it.
-
-    The match is rebuilt from its rules, seed, decks and actions through
-    :func:`new_match` and :func:`match_apply`, so every action must be legal;
-    then the rebuilt match's record must equal the text's, field by field, so
-    a tampered cut, result, standing or stake is refused too. The replay costs
-    time in proportion to the record's size, and a record of more than
-    :data:`MAX_DEALS` deals is refused before any of it is replayed.
-
-    Raises:
-        NotationError: the text is not a match record (bad JSON, shape or notation),
-            or it holds more than `MAX_DEALS` deals.
-        RulesError: the rules in it are invalid.
-        StateError: the record reads, but its replay fails or disagrees with it.
-    """
-    data = parse(text, "a JSON match record")
-    record = Fields(data, "match record")
-    if not isinstance(data, dict):
-        raise NotationError(f"a match record must be a JSON object, got {describe(data)}")
-    if data.get("format") != FORMAT or data.get("version") != VERSION:
-        raise NotationError(f"not a {FORMAT} record of version {VERSION}")
-    record.only(_RECORD_KEYS)
-    rules = Rules.from_dict(record.get("rules", dict))
-    seed = record.get("seed", int)
-    agreed = record.get("first_dealer_agreed", bool)
-    dealer = record.get("first_dealer", int) if agreed else None
-    raw_decks = record.get("decks", list, required=False, nullable=True)
-    per_hand = record.get("actions", list)
-    # Refuse an oversized record before reading it further or replaying any of it.
-    for name, items in (("actions", per_hand), ("decks", raw_decks or ())):
-        if len(items) > MAX_DEALS:
-            raise NotationError(
-                f"match record: {name} lists {len(items)} deals; brisca reads at most "
-                f"{MAX_DEALS} (MAX_DEALS)"
-            )
-    decks = None
-    if raw_decks is not None:
-        decks = [
-            Fields(d, f"match record: decks[{k}]").texts(None) for k, d in enumerate(raw_decks)
-        ]
-    per_hand = [
-        Fields(h, f"match record: actions[{k}]").texts(None) for k, h in enumerate(per_hand)
-    ]
-    match = new_match(rules, seed=seed, decks=decks, dealer=dealer)
-    for k, hand in enumerate(per_hand):
-        match = _replay_deal(match, k, hand)
-    replayed = _record(match)
-    differ = sorted(key for key in set(replayed) | set(data) if replayed.get(key) != data.get(key))
-    if differ:
-        raise StateError(
-            f"match record: {', '.join(differ)} disagree(s) with the replay of its actions"
-        )
-    return match

@@ -44,10 +44,11 @@ except ImportError as missing:
     ) from missing
 
 from brisca.agents.bots import BOTS
+from brisca.formats.saves import dumps_match
 from brisca.game.errors import BriscaError, NotationError, describe
 from brisca.game.events import Event
 from brisca.game.jsonio import Fields, parse
-from brisca.game.match import Match, dumps_match
+from brisca.game.match import Match
 from brisca.game.presets import PRESETS
 from brisca.game.rules import MatchMode
 from brisca.server.bot_seats import BotSeats

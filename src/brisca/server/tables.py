@@ -38,11 +38,11 @@ from typing import Any
 import attrs
 
 from brisca.agents.bots import BOTS
-from brisca.agents.encoding import observation_to_dict
 from brisca.formats.records import GameRecord, record_game
 from brisca.formats.records import dumps as dump_record
 from brisca.formats.records import loads as load_record
 from brisca.formats.saves import dumps, loads
+from brisca.formats.views import observation_to_dict
 from brisca.game.actions import parse_action
 from brisca.game.engine import (
     checked_rules,
