@@ -459,7 +459,7 @@ def test_loading_a_match_costs_linear_time() -> None:
 
 
 def test_records_past_the_deal_limit_are_refused_before_replay() -> None:
-    from brisca.game.match import MAX_DEALS, loads_match
+    from brisca.formats.saves import MAX_DEALS, loads_match
 
     record = json.loads(_void_hands_record(2))
     record["actions"] = [[]] * (MAX_DEALS + 1)
