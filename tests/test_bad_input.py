@@ -430,7 +430,8 @@ def test_decode_mask_still_takes_ints_and_bools() -> None:
 
 def _void_hands_record(hands: int) -> str:
     """A subastada match record of `hands` void hands: every seat passes."""
-    from brisca.game.match import dumps_match, match_apply, new_match
+    from brisca.formats.saves import dumps_match
+    from brisca.game.match import match_apply, new_match
 
     game = new_match(brisca.preset("subastada-4p"), seed=3)
     while len(game.hands) < hands:
