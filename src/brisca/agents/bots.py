@@ -73,6 +73,7 @@ from brisca.game.rng import Generator
 from brisca.game.rules import HandWinRule, Rules, TeamMode, TrumpSelection
 from brisca.game.state import ContractResult, HandResult, Observation, State, table_for
 from brisca.game.tricks import winning
+from brisca.game.variants.cantes import OTHER_CANTE, TRUMP_CANTE, pair
 
 __all__ = [
     "BOTS",
@@ -257,10 +258,11 @@ def _auction_call(observation: Observation, legal: Sequence[Action]) -> Action |
     names = [a for a in legal if isinstance(a, NameTrump)]
     if names:  # a pair in trumps sings 40 rather than 20
 
-        def pair(suit: Suit) -> bool:
-            return rules.cantes and Card(12, suit) in hand and Card(11, suit) in hand
+        def sings(suit: Suit) -> bool:
+            return rules.cantes and set(pair(suit)) <= set(hand)
 
-        return max(names, key=lambda a: _suit_value(observation, a.suit) + 20 * pair(a.suit))
+        bonus = TRUMP_CANTE - OTHER_CANTE
+        return max(names, key=lambda a: _suit_value(observation, a.suit) + bonus * sings(a.suit))
     calls = [a for a in legal if isinstance(a, CallCard)]
     if calls:  # a card held would mean playing alone
         return max(calls, key=lambda a: (a.card not in hand, _suit_value(observation, a.card.suit)))
@@ -269,11 +271,9 @@ def _auction_call(observation: Observation, legal: Sequence[Action]) -> Action |
         return None
     points = sum(rules.card_points(c) for c in hand)
     if rules.trump_selection is TrumpSelection.AUCTION:
-        pairs = (
-            sum(Card(12, s) in hand and Card(11, s) in hand for s in Suit) if rules.cantes else 0
-        )
+        pairs = sum(set(pair(s)) <= set(hand) for s in Suit) if rules.cantes else 0
         team = 1 if rules.team_mode is TeamMode.DECLARER_VS_REST else 2
-        worth = 120 * team // rules.active_players + 2 * (points - 8) + 20 * pairs
+        worth = 120 * team // rules.active_players + 2 * (points - 8) + OTHER_CANTE * pairs
         bids = [a for a in legal if isinstance(a, Bid)]
         if bids and min(b.points for b in bids) <= worth:
             return min(bids, key=lambda b: b.points)

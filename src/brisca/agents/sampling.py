@@ -84,6 +84,8 @@ from brisca.game.errors import BriscaError, StateError, as_state_error
 from brisca.game.rng import Generator
 from brisca.game.rules import BlackHandClaim, PlayObligation, Rules
 from brisca.game.state import Observation, State
+from brisca.game.variants.black_hand import RANKS as BLACK_HAND_RANKS
+from brisca.game.variants.cantes import pair
 from brisca.game.variants.signals import VOCABULARIES, Truth
 
 __all__ = ["MAX_ATTEMPTS", "known_hands", "sample_state", "unseen_cards"]
@@ -121,7 +123,7 @@ def _known_hands(obs: Observation) -> tuple[frozenset[Card], ...]:
         known[swap.seat].discard(swap.given)
         known[swap.seat].add(swap.taken)
     for cante in obs.cantes:
-        known[cante.seat] |= {Card(12, cante.suit), Card(11, cante.suit)}
+        known[cante.seat] |= set(pair(cante.suit))
     if obs.trump_card_drawn is not None:
         known[obs.trump_card_drawn[0]].add(obs.trump_card_drawn[1])
     played = _played(obs)
@@ -363,7 +365,7 @@ class _Model:
                 needed, _ = _signal_ranks(rules, record.signal, trump)
                 out[record.seat] |= {_card(r, trump) for r in needed} & set(self.unseen)
             if obs.black_hand is not None:
-                black = {_card(r, trump) for r in (1, 3, 12)}
+                black = {_card(r, trump) for r in BLACK_HAND_RANKS}
                 out[obs.black_hand] |= black & set(self.unseen)
         for seat, cards in out.items():
             if cards & self.exclusions.get(seat, frozenset()):
@@ -715,12 +717,12 @@ def _walk(
             if truth is None or not truth(ranks):
                 return None
         elif isinstance(action, Sing):
-            if Card(12, action.suit) not in hand or Card(11, action.suit) not in hand:
+            if not set(pair(action.suit)) <= set(hand):
                 return None
         elif (
             isinstance(action, ClaimBlackHand)
             and trump is not None
-            and not all(_card(r, trump) in hand for r in (1, 3, 12))
+            and not all(_card(r, trump) in hand for r in BLACK_HAND_RANKS)
         ):
             return None
     return hand
@@ -731,9 +733,9 @@ def _cards_needed(action: Action, obs: Observation) -> tuple[Card, ...]:
     if isinstance(action, (Play, Swap)):
         return (action.card,)
     if isinstance(action, Sing):
-        return (Card(12, action.suit), Card(11, action.suit))
+        return pair(action.suit)
     if isinstance(action, ClaimBlackHand) and obs.trump is not None:
-        return tuple(_card(r, obs.trump) for r in (1, 3, 12))
+        return tuple(_card(r, obs.trump) for r in BLACK_HAND_RANKS)
     return ()
 
 

@@ -52,6 +52,7 @@ from brisca.game.errors import StateError, describe
 from brisca.game.rng import Generator
 from brisca.game.state import Observation, State
 from brisca.game.variants import VARIANTS
+from brisca.game.variants.cantes import MAX_CANTE_POINTS
 
 __all__ = ["INFINITE_DEPTH", "Solution", "cards_to_play", "evaluate", "score", "solve"]
 
@@ -202,7 +203,7 @@ class _Search:
         rules = table.rules
         self.full_key = any(v.actions and v.switched_on(rules) for v in VARIANTS)
         #: What a side may gain beyond the card points in play: every cante, where sung.
-        self.bonus = 40 + 3 * 20 if rules.cantes else 0
+        self.bonus = MAX_CANTE_POINTS if rules.cantes else 0
 
     def key(self, state: State) -> tuple[object, ...]:
         hands = tuple(sum(map(_BIT, hand)) for hand in state.hands)

@@ -33,6 +33,7 @@ from brisca.game.state import (
     Termination,
     table_for,
 )
+from brisca.game.variants.cantes import MAX_CANTE_POINTS
 from brisca.game.variants.variant import Log, Variant
 
 __all__ = [
@@ -50,9 +51,8 @@ __all__ = [
 
 #: Card points in a hand; with cantes a subastada bid may reach 220 (40 and three 20s).
 MAX_CARD_POINTS = 120
-_CANTE_POINTS = 40 + 3 * 20
 #: The highest bid any rules allow: every card point and every cante.
-MAX_BID = MAX_CARD_POINTS + _CANTE_POINTS
+MAX_BID = MAX_CARD_POINTS + MAX_CANTE_POINTS
 
 
 def in_auction(state: State) -> bool:
@@ -74,7 +74,7 @@ def _max_bid(state: State) -> int:
     rules = state.table.rules
     if rules.trump_selection is TrumpSelection.CALLED_CARD:
         return MAX_CARD_POINTS
-    return MAX_CARD_POINTS + (_CANTE_POINTS if rules.cantes else 0)
+    return MAX_CARD_POINTS + (MAX_CANTE_POINTS if rules.cantes else 0)
 
 
 #: The calls of an auction; while it runs, every other action waits for the trump.

@@ -21,7 +21,8 @@ from brisca.game.variants.variant import Log, Variant
 __all__ = ["RANKS", "VARIANT", "holder", "refusal", "result"]
 
 #: The ranks of trumps that make a black hand: the ace, the three and the king.
-RANKS = frozenset({1, 3, 12})
+RANKS = (1, 3, 12)
+_RANK_SET = frozenset(RANKS)
 
 # Enum members as module constants: Python 3.11 looks `Enum.MEMBER` up through
 # EnumType.__getattr__, about ten times the cost of a global, and these checks run every turn.
@@ -32,7 +33,7 @@ _AUTOMATIC, _DECLARE = BlackHandClaim.AUTOMATIC, BlackHandClaim.DECLARE
 def _black(hand: tuple[Card, ...], state: State) -> bool:
     trump = state.trump
     ranks = {c.rank for c in hand if c.suit is trump}
-    return ranks >= RANKS
+    return ranks >= _RANK_SET
 
 
 def holder(state: State) -> int | None:

@@ -16,12 +16,38 @@ from brisca.game.rules import Rules
 from brisca.game.state import Cante, Seat, State
 from brisca.game.variants.variant import Log, Variant
 
-__all__ = ["VARIANT", "apply", "offered", "refusal"]
+__all__ = [
+    "MAX_CANTE_POINTS",
+    "OTHER_CANTE",
+    "TRUMP_CANTE",
+    "VARIANT",
+    "apply",
+    "cante_points",
+    "offered",
+    "pair",
+    "refusal",
+]
+
+#: What a cante is worth: 40 in trumps, 20 in another suit.
+TRUMP_CANTE, OTHER_CANTE = 40, 20
+#: The most one hand's cantes can bring: the 40 and three 20s.
+MAX_CANTE_POINTS = TRUMP_CANTE + 3 * OTHER_CANTE
+
+
+def pair(suit: Suit) -> tuple[Card, Card]:
+    """The cards a cante in `suit` shows: its Rey and its Caballo."""
+    return Card(12, suit), Card(11, suit)
+
+
+def cante_points(suit: Suit, trump: Suit | None) -> int:
+    """What a cante in `suit` is worth when `trump` is the trump suit."""
+    return TRUMP_CANTE if suit is trump else OTHER_CANTE
 
 
 def _holds_pair(state: State, seat: int, suit: Suit) -> bool:
     hand = state.hands[seat]
-    return Card(12, suit) in hand and Card(11, suit) in hand
+    king, knight = pair(suit)
+    return king in hand and knight in hand
 
 
 def refusal(state: State, seat: Seat, action: Action) -> str | None:
@@ -60,7 +86,7 @@ def apply(state: State, seat: Seat, action: Action, log: Log) -> State:
     """The state after `seat` sings the `Sing`'s suit."""
     assert isinstance(action, Sing)
     suit = action.suit
-    cante = Cante(seat, suit, 40 if suit is state.trump else 20, len(state.tricks))
+    cante = Cante(seat, suit, cante_points(suit, state.trump), len(state.tricks))
     if log is not None:
         log.append(Announced(seat, str(action)))
     return attrs.evolve(
