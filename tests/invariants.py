@@ -8,9 +8,9 @@ from __future__ import annotations
 import random
 
 from brisca import State
-from brisca.testing import check_playout, check_state, check_transition
+from brisca.testing import check_invariants, check_playout, check_transition
 
-__all__ = ["check_state", "check_transition", "play_random_game"]
+__all__ = ["check_invariants", "check_transition", "play_random_game"]
 
 
 def play_random_game(state: State, rng: random.Random, check: bool = True) -> State:

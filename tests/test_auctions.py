@@ -309,7 +309,7 @@ def test_observe_never_leaks_the_secret_partner_spec_2_8() -> None:
     moved = attrs.evolve(
         state,
         hands=tuple(hands),
-        table=brisca.game.state.table_for(CHIAMATA, state.dealer, 0, other),
+        seating=brisca.game.state.seating_for(CHIAMATA, state.dealer, 0, other),
         ledger=attrs.evolve(state.ledger, contract=attrs.evolve(contract, partner=other)),
     )
     for viewer in (0, outsider):

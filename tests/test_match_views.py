@@ -22,8 +22,8 @@ def test_library_bots_act_on_a_match_view() -> None:
         match = brisca.apply(match, brisca.legal_actions(match)[0])
     view = brisca.observe(match, match.to_act)
     legal = brisca.legal_actions(match)
-    assert HeuristicBot()(view, legal) == HeuristicBot()(view.hand, legal)
-    assert RandomBot(seed=4)(view, legal) == RandomBot(seed=4)(view.hand, legal)
+    assert HeuristicBot()(view, legal) == HeuristicBot()(view.current, legal)
+    assert RandomBot(seed=4)(view, legal) == RandomBot(seed=4)(view.current, legal)
 
 
 def test_play_match_plays_to_the_end_with_legal_actions() -> None:
@@ -47,7 +47,7 @@ def test_play_match_gives_each_bot_its_own_seats_view() -> None:
     def checked(seat: int) -> object:
         def bot(view: brisca.MatchObservation, legal: Sequence[brisca.Action]) -> brisca.Action:
             assert type(view) is brisca.MatchObservation and view.seat == seat
-            assert view.hand is not None and view.hand.seat == seat
+            assert view.current is not None and view.current.seat == seat
             return legal[0]
 
         return bot
@@ -127,11 +127,11 @@ def test_a_match_view_has_a_json_form() -> None:
     assert data["seat"] == 2 and data["to_act"] == match.to_act and data["hand_number"] == 1
     assert data["standings"] == [[int(s), 1] for s in match.standings]
     assert data["hands"][0]["result"]["points"] == list(match.hands[0].result.points)
-    hand = observation_to_dict(view.hand)  # type: ignore[arg-type]
+    hand = observation_to_dict(view.current)  # type: ignore[arg-type]
     del hand["rules"]
-    assert data["hand"] == hand
+    assert data["current"] == hand
     over = observation_to_dict(brisca.observe(final, 0))
-    assert over["hand"] is None and over["to_act"] is None and over["winners"] == [0, 2]
+    assert over["current"] is None and over["to_act"] is None and over["winners"] == [0, 2]
 
 
 def test_play_game_still_takes_hand_bots() -> None:

@@ -18,9 +18,9 @@ from brisca.agents.bots import HeuristicBot
 from brisca.testing import (
     ConformanceError,
     check_game,
+    check_invariants,
     check_observation,
     check_playout,
-    check_state,
     check_transition,
 )
 
@@ -130,7 +130,7 @@ class HandMachine(RuleBasedStateMachine):
 
     @invariant()
     def consistent(self) -> None:
-        check_state(self.state)
+        check_invariants(self.state)
         assert brisca.loads(brisca.dumps(self.state)) == self.state
 
     @precondition(lambda self: self.state.is_over)
@@ -150,7 +150,7 @@ def test_kit_finds_a_card_that_left_the_game() -> None:
     state = brisca.new_game(brisca.preset("spanish-2p"), seed=1)
     broken = attrs.evolve(state, stock=state.stock[1:])
     with pytest.raises(ConformanceError) as caught:
-        check_state(broken)
+        check_invariants(broken)
     assert caught.value.invariant == "cards conserved"
 
 
@@ -163,7 +163,7 @@ def test_kit_finds_a_trick_given_to_the_wrong_seat() -> None:
     loser = next(seat for seat, _ in trick.cards if seat != trick.winner)
     wrong = attrs.evolve(trick, winner=loser)
     with pytest.raises(ConformanceError) as caught:
-        check_state(attrs.evolve(state, tricks=(wrong,)))
+        check_invariants(attrs.evolve(state, tricks=(wrong,)))
     assert caught.value.invariant in ("trick winner", "turn order")
 
 

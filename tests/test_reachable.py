@@ -530,8 +530,8 @@ def _under(state: State, rules: Rules) -> State:
     deal = state.deal
     table = brisca.new_game(
         rules, deck=deal.deck, dealer=state.dealer, hand_number=deal.hand_number
-    ).table
-    return attrs.evolve(state, table=table)
+    ).seating
+    return attrs.evolve(state, seating=table)
 
 
 def _document_under(state: State, rules: Rules) -> dict[str, Any]:

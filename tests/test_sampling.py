@@ -12,7 +12,7 @@ import pytest
 from helpers import play, stacked
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from invariants import check_state, play_random_game
+from invariants import check_invariants, play_random_game
 from strategies import variant_rules
 
 import brisca
@@ -54,7 +54,7 @@ def check_inferences(view: Observation, sample: State) -> None:
     assert brisca.observe(sample, seat) == view
     assert sample.seed is None
     brisca.check_state(sample)
-    check_state(sample)
+    check_invariants(sample)
     # Known cards stay where they are known to be.
     for other, cards in enumerate(known_hands(view)):
         assert cards <= set(sample.hands[other])

@@ -38,7 +38,7 @@ def minimax(state: State, side: int) -> int:
         return final_score(state, side)
     values = [minimax(brisca.apply(state, a), side) for a in brisca.legal_actions(state)]
     assert state.to_act is not None
-    return max(values) if state.table.side_of[state.to_act] == side else min(values)
+    return max(values) if state.seating.side_of[state.to_act] == side else min(values)
 
 
 def small_position(preset: str, rng: random.Random, left: int) -> State | None:
@@ -58,7 +58,7 @@ def check_against_minimax(state: State, every_side: bool) -> None:
     and the best actions are the mover's best: for its own side the highest value, for
     another side the lowest."""
     assert state.to_act is not None
-    mover = state.table.side_of[state.to_act]
+    mover = state.seating.side_of[state.to_act]
     for side in range(len(state.sides)) if every_side else (mover,):
         solution = solve(state, side=side)
         children = [(a, minimax(brisca.apply(state, a), side)) for a in brisca.legal_actions(state)]
@@ -105,10 +105,10 @@ def test_two_player_endgame_is_solved_exactly_once_the_stock_is_empty() -> None:
         state = small_position("spanish-2p", rng, 6)
         if state is None:
             continue
-        side = state.table.side_of[state.to_act]  # type: ignore[index]
+        side = state.seating.side_of[state.to_act]  # type: ignore[index]
         promised = solve(state, side=side).value
         while not state.is_over:
-            mover = state.table.side_of[state.to_act]  # type: ignore[index]
+            mover = state.seating.side_of[state.to_act]  # type: ignore[index]
             state = brisca.apply(state, solve(state, side=mover).best_actions[0])
         assert final_score(state, side) == promised
 

@@ -208,7 +208,7 @@ def check_secrecy(server: Server, table_id: str, seats: dict[int, Seat], count: 
                 continue
             leaked = shown_cards(message) & hidden_from(hand, k)
             assert not leaked, (k, sorted(map(str, leaked)), json.dumps(message))
-            view = message["view"]["hand"] if message["match"] else message["view"]
+            view = message["view"]["current"] if message["match"] else message["view"]
             if view is not None and not trump_is_public(hand):
                 assert view["trump"] is None and view["trump_card"] is None
 

@@ -76,11 +76,11 @@ from brisca.game.state import State
 __all__ = [
     "ConformanceError",
     "check_game",
+    "check_invariants",
     "check_observation",
     "check_playout",
     "check_random_games",
     "check_refusals",
-    "check_state",
     "check_transition",
 ]
 
@@ -229,7 +229,7 @@ def _void(state: State) -> bool:
     return state.rules.has_auction and state.is_over and _contract(state) is None
 
 
-def check_state(state: State) -> None:
+def check_invariants(state: State) -> None:
     """Check the invariants of one state: cards, hand sizes, turn order, trick winners,
     and the actions on offer.
 
@@ -683,7 +683,7 @@ def check_playout(
     try:
         while not state.is_over:
             if every_step:
-                check_state(state)
+                check_invariants(state)
                 _round_trip(state)
                 check_observation(state, rng.randrange(state.rules.num_players), rng)
                 check_refusals(state, rng)
@@ -712,7 +712,7 @@ def check_playout(
             )
             check_transition(state, action, after)
             state = after
-        check_state(state)
+        check_invariants(state)
         _round_trip(state)
         _check_result(state)
         if record:

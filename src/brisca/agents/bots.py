@@ -71,7 +71,7 @@ from brisca.game.match import (
 )
 from brisca.game.rng import Generator
 from brisca.game.rules import HandWinRule, Rules, TeamMode, TrumpSelection
-from brisca.game.state import ContractResult, HandResult, Observation, State, table_for
+from brisca.game.state import ContractResult, HandResult, Observation, State, seating_for
 from brisca.game.tricks import winning
 from brisca.game.variants.cantes import OTHER_CANTE, TRUMP_CANTE, pair
 
@@ -107,10 +107,10 @@ class MatchBot(Protocol):
     """A player of whole matches: ``bot(match_observation, legal) -> action``.
 
     As :class:`Bot`, but `match_observation` is :func:`brisca.match_observe` of the
-    match: the seat's view of the hand in progress (its ``hand``) together with
+    match: the seat's view of the hand in progress (its ``current``) together with
     the public record, standings and stake. The bots of the library are both: they
     take either view. A hand bot plays a match as
-    ``lambda view, legal: bot(view.hand, legal)``.
+    ``lambda view, legal: bot(view.current, legal)``.
     """
 
     def __call__(self, observation: MatchObservation, legal: Sequence[Action], /) -> Action: ...
@@ -119,9 +119,9 @@ class MatchBot(Protocol):
 def _hand_view(observation: Observation | MatchObservation) -> Observation:
     """The view of the hand in progress, from a hand's or a match's observation."""
     if isinstance(observation, MatchObservation):
-        if observation.hand is None:
+        if observation.current is None:
             raise StateError("the match is over: there is no hand to play")
-        return observation.hand
+        return observation.current
     return observation
 
 
@@ -296,7 +296,7 @@ class _Table:
         self.obs = observation
         self.rules = observation.rules
         self.trump: Suit | None = observation.trump  # None while the seat cannot know it
-        self.table = table_for(observation.rules, observation.dealer)
+        self.seating = seating_for(observation.rules, observation.dealer)
         self.side = next(
             (i for i, side in enumerate(observation.sides) if observation.seat in side), -1
         )
@@ -313,7 +313,7 @@ class _Table:
 
     def beats(self, card: Card, top: Card) -> bool:
         """Whether `card` takes the trick from `top`, the card winning it now."""
-        return winning(((0, top), (1, card)), self.trump, self.table)[0] == 1
+        return winning(((0, top), (1, card)), self.trump, self.seating)[0] == 1
 
     def opponents_after(self) -> bool:
         """Whether an opponent still plays to this trick after us."""
@@ -342,7 +342,7 @@ class _Table:
     def choose(self, plays: list[Card]) -> Card:
         if not self.obs.trick:
             return min(plays, key=self.cost)
-        seat, top = winning(self.obs.trick, self.trump, self.table)
+        seat, top = winning(self.obs.trick, self.trump, self.seating)
         last = not self.opponents_after()
         if seat in (self.obs.sides[self.side] if self.side >= 0 else ()):
             if last:  # give our side points: the richest card that is not a trump
@@ -491,7 +491,7 @@ class SearchBot:
 def _cards_to_play(view: Observation) -> int:
     """How many cards are still to be played, as `view`'s seat counts them: in the hands,
     the stock and the turned card (:func:`brisca.agents.search.cards_to_play` of the state)."""
-    turned = table_for(view.rules, view.dealer).layout.turned is not None
+    turned = seating_for(view.rules, view.dealer).layout.turned is not None
     on_table = turned and view.trump_card_drawn is None
     return sum(view.hand_sizes) + view.stock_size + on_table
 
@@ -525,7 +525,7 @@ def _seat_score(state: State, seat: int) -> float:
     outcome = result(state)
     if isinstance(outcome.details, ContractResult):
         return outcome.details.seat_scores[seat]
-    side = state.table.side_of[seat]
+    side = state.seating.side_of[seat]
     return 0 if side < 0 else outcome.points[side]
 
 
@@ -533,7 +533,7 @@ def _solved(state: State) -> State:
     """`state` played to its end by the solver, every seat playing its best."""
     while not state.is_over:
         seat: int = state.to_act  # type: ignore[assignment]
-        side = state.table.side_of[seat]
+        side = state.seating.side_of[seat]
         state = apply(state, solve(state, side=side).best_actions[0])
     return state
 

@@ -108,7 +108,7 @@ def cards_to_play(state: State) -> int:
 
 
 def _score(state: State, side: int) -> int:
-    table = state.table
+    table = state.seating
     side_of = table.side_of
     total = sum(t.points for t in state.tricks if side_of[t.winner] == side)
     total += sum(c.points for c in state.ledger.cantes if side_of[c.seat] == side)
@@ -120,7 +120,7 @@ def _score(state: State, side: int) -> int:
 
 def _in_play(state: State) -> int:
     """The card points not yet taken in a trick: in the hands, the trick, the talon."""
-    points = state.table.card_points
+    points = state.seating.card_points
     total = sum(points[c] for hand in state.hands for c in hand)
     total += sum(points[c] for c in state.stock) + sum(points[c] for _, c in state.trick)
     if state.trump_card is not None:
@@ -131,7 +131,7 @@ def _in_play(state: State) -> int:
 def _check(state: object, side: object) -> None:
     if type(state) is not State:
         raise StateError(f"expected a brisca.State, got {type(state).__name__}")
-    sides = len(state.table.sides)
+    sides = len(state.seating.sides)
     if type(side) is not int or not 0 <= side < sides:
         raise StateError(f"side must be an index from 0 to {sides - 1}, got {describe(side)}")
 
@@ -157,7 +157,7 @@ def solve(state: State, *, side: int | None = None, depth: int | None = None) ->
         # The auction would make the sides as the search goes; solve from its end.
         raise StateError("the auction is not over: solve once the trump is chosen")
     if side is None:
-        side = state.table.side_of[state.to_act]  # type: ignore[index]
+        side = state.seating.side_of[state.to_act]  # type: ignore[index]
     _check(state, side)
     if depth is None:
         depth = INFINITE_DEPTH
@@ -165,7 +165,7 @@ def solve(state: State, *, side: int | None = None, depth: int | None = None) ->
         raise StateError(f"depth must be a positive int, got {describe(depth)}")
     search = _Search(state, side)
     values = search.root(state, depth)
-    mover_side = state.table.side_of[state.to_act]  # type: ignore[index]
+    mover_side = state.seating.side_of[state.to_act]  # type: ignore[index]
     # The seat to act chooses: the best for the side when it is on it, the worst if not.
     best = (max if mover_side == side else min)(v for _, v in values)
     now = _score(state, side)
@@ -188,7 +188,7 @@ class _Search:
     """
 
     def __init__(self, state: State, side: int) -> None:
-        table = state.table
+        table = state.seating
         self.side = side
         self.side_of = table.side_of
         self.card_points = table.card_points
@@ -370,7 +370,7 @@ def evaluate(
                     raise StateError(
                         f"{describe(action, typed=False)} is not a legal action of the observation"
                     )
-        solution = solve(world, side=world.table.side_of[seat], depth=depth)
+        solution = solve(world, side=world.seating.side_of[seat], depth=depth)
         values = dict(solution.values)
         for i, action in enumerate(legal):
             totals[i] += values[action]

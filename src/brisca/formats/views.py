@@ -33,7 +33,7 @@ def observation_to_dict(observation: Observation | MatchObservation) -> dict[str
     Cards are codes, suits letters, options their text, actions their notation,
     fractions ``[numerator, denominator]``, and the rules a preset plus overrides
     (:func:`rules_to_dict`). A hand's view adds ``side_points``; a match's view
-    gives its hand in progress (``hand``) in the same form, without the rules
+    gives its hand in progress (``current``) in the same form, without the rules
     again, and adds ``to_act`` and ``hand_number``.
 
     >>> import brisca
@@ -51,9 +51,9 @@ def observation_to_dict(observation: Observation | MatchObservation) -> dict[str
     if isinstance(observation, MatchObservation):
         with as_state_error("the observation"):
             out = _fields(observation, MatchObservation)
-            if observation.hand is not None:
-                out["hand"] = _hand_dict(observation.hand)
-                del out["hand"]["rules"]  # given once, at the top
+            if observation.current is not None:
+                out["current"] = _hand_dict(observation.current)
+                del out["current"]["rules"]  # given once, at the top
             out["to_act"] = observation.to_act
             out["hand_number"] = observation.hand_number
         return out

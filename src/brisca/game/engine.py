@@ -38,13 +38,13 @@ from brisca.game.state import (
     HandResult,
     Ledger,
     Observation,
+    Seating,
     State,
-    Table,
     Termination,
     build_deal,
     build_state,
     build_trick,
-    table_for,
+    seating_for,
 )
 from brisca.game.tricks import winning
 from brisca.game.variants import VARIANTS, Log, Variant, owner
@@ -100,7 +100,7 @@ def new_game(
         raise StateError(f"dealer must be a seat from 0 to {n - 1}, got {describe(dealer)}")
     if type(hand_number) is not int or hand_number < 0:
         raise StateError(f"hand_number must be a non-negative int, got {describe(hand_number)}")
-    table = table_for(rules, dealer, None, None, _plan(rules))
+    table = seating_for(rules, dealer, None, None, _plan(rules))
     pack = table.pack
     if deck is not None:
         if seed is not None:
@@ -169,7 +169,7 @@ def _checked_deck(deck: Iterable[Card | str], pack: tuple[Card, ...]) -> list[Ca
     return order
 
 
-def _deal(table: Table, seed: int | None, order: list[Card], hand_number: int) -> State:
+def _deal(table: Seating, seed: int | None, order: list[Card], hand_number: int) -> State:
     rules, layout = table.rules, table.layout
     deck = tuple(order)
     card_at = deck.__getitem__
@@ -204,7 +204,7 @@ def deal_layout(rules: Rules, dealer: int) -> DealLayout:
     n = rules.num_players
     if type(dealer) is not int or not 0 <= dealer < n:
         raise StateError(f"dealer must be a seat from 0 to {n - 1}, got {describe(dealer)}")
-    return table_for(rules, dealer).layout
+    return seating_for(rules, dealer).layout
 
 
 # One Play per card: legal_actions hands these out instead of building new ones.
@@ -230,7 +230,7 @@ class _Plan:
 
 # The plan of each rules, found by the id of the Rules object first (hashing a Rules
 # value calls Python code) and then by equality, so that equal rules read from JSON
-# share one plan, and so one cached table. Each table carries its plan (`Table.plan`).
+# share one plan, and so one cached table. Each table carries its plan (`Seating.plan`).
 _PLANS_BY_ID: dict[int, tuple[Rules, _Plan]] = {}
 _PLANS: dict[Rules, _Plan] = {}
 
@@ -266,7 +266,7 @@ def _new_plan(rules: Rules) -> _Plan:
     )
 
 
-def _plan_of(table: Table) -> _Plan:
+def _plan_of(table: Seating) -> _Plan:
     """The table's plan; a table built by hand, without the engine, has none yet."""
     plan: _Plan | None = table.plan
     return plan if plan is not None else _plan(table.rules)
@@ -340,7 +340,7 @@ def refusal(state: State, action: object) -> str | None:
     """
     if type(state) is not State:
         raise StateError(f"expected a brisca.State, got {type(state).__name__}")
-    return _refusal(state, action, _plan_of(state.table))
+    return _refusal(state, action, _plan_of(state.seating))
 
 
 def _refusal(state: State, action: object, plan: _Plan) -> str | None:
@@ -406,7 +406,7 @@ def legal_actions(state: State | Playable[Any, Any]) -> tuple[Action, ...]:
     seat = state.to_act
     if seat is None:
         return ()
-    plan: _Plan = state.table.plan or _plan(state.table.rules)  # a hand-built table has none
+    plan: _Plan = state.seating.plan or _plan(state.seating.rules)  # a hand-built table has none
     if plan.playable is None or not state.trick:  # the leader is always free
         cards = state.hands[seat]
     else:
@@ -438,7 +438,7 @@ def is_legal(state: State | Playable[Any, Any], action: Action) -> bool:
     """
     if type(state) is not State:
         return _playable(state).is_legal(action)
-    return _refusal(state, action, _plan_of(state.table)) is None
+    return _refusal(state, action, _plan_of(state.seating)) is None
 
 
 @overload
@@ -460,7 +460,7 @@ def apply(state: State | P, action: Action) -> State | P:
     if type(state) is not State:
         return cast(P, _playable(state).apply(action))
     # `step` without the events, written out: this is the hot path of every playout.
-    plan: _Plan = state.table.plan or _plan(state.table.rules)  # a hand-built table has none
+    plan: _Plan = state.seating.plan or _plan(state.seating.rules)  # a hand-built table has none
     reason = _refusal(state, action, plan)
     if reason is not None:
         raise IllegalActionError(reason)
@@ -486,7 +486,7 @@ def step(state: State, action: Action) -> tuple[State, tuple[Event, ...]]:
 
 
 def _advance(state: State, action: Action, log: list[Event]) -> State:
-    plan: _Plan = state.table.plan or _plan(state.table.rules)  # a hand-built table has none
+    plan: _Plan = state.seating.plan or _plan(state.seating.rules)  # a hand-built table has none
     reason = _refusal(state, action, plan)
     if reason is not None:
         raise IllegalActionError(reason)
@@ -537,7 +537,7 @@ def _revealed(state: State) -> TrumpRevealed:
 
 
 def _play(state: State, action: Play, log: Log, plan: _Plan) -> State:
-    table = state.table
+    table = state.seating
     card = action.card
     seat: int = state.to_act  # type: ignore[assignment]
     hands = list(state.hands)
@@ -622,7 +622,7 @@ def result(state: State | Playable[Any, R]) -> HandResult | R:
         return cast(R, _playable(state).result())
     if not state.is_over:
         raise StateError("the hand is not over yet: no result")
-    rules, table = state.rules, state.table
+    rules, table = state.rules, state.seating
     points = state.side_points
     last = table.side_of[state.tricks[-1].winner] if state.tricks else None
     for score in _plan_of(table).result:
@@ -670,7 +670,7 @@ def observe(state: State | Playable[V, Any], seat: int) -> Observation | V:
     """
     if type(state) is not State:
         return cast(V, _playable(state).observe(seat))
-    table, rules = state.table, state.rules
+    table, rules = state.seating, state.rules
     n = rules.num_players
     if type(seat) is not int or not 0 <= seat < n:
         raise StateError(f"seat must be from 0 to {n - 1}, got {describe(seat)}")
@@ -716,7 +716,7 @@ _FACE_UP = TrumpVisibility.FACE_UP
 
 def trump_is_public(state: State) -> bool:
     """Whether everyone knows the trump suit: always, save a still-covered cubierta card."""
-    if state.table.rules.trump_visibility is _FACE_UP or state.trump_card is None:
+    if state.seating.rules.trump_visibility is _FACE_UP or state.trump_card is None:
         return True
     trump = state.trump
     return any(c.suit is trump for _, c in state.trick) or any(

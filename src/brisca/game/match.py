@@ -291,7 +291,7 @@ class MatchObservation:
     seat: Seat
     rules: Rules
     #: The seat's view of the hand in progress (:func:`brisca.observe`), or ``None`` when over.
-    hand: Observation | None
+    current: Observation | None
     first_dealer: Seat
     cut: tuple[CutRound, ...]
     #: The finished hands.
@@ -305,17 +305,17 @@ class MatchObservation:
     @property
     def is_over(self) -> bool:
         """Whether the match has ended."""
-        return self.hand is None
+        return self.current is None
 
     @property
     def dealer(self) -> Seat | None:
         """The dealer of the hand in progress, or ``None`` once the match is over."""
-        return None if self.hand is None else self.hand.dealer
+        return None if self.current is None else self.current.dealer
 
     @property
     def to_act(self) -> Seat | None:
         """The seat to act, or ``None`` once the match is over."""
-        return None if self.hand is None else self.hand.to_act
+        return None if self.current is None else self.current.to_act
 
     @property
     def hand_number(self) -> int:
@@ -755,7 +755,7 @@ def match_observe(match: Match, seat: int) -> MatchObservation:
     return MatchObservation(
         seat=seat,
         rules=match.rules,
-        hand=None if match.state is None else observe(match.state, seat),
+        current=None if match.state is None else observe(match.state, seat),
         first_dealer=match.first_dealer,
         cut=match.cut,
         hands=match.hands,

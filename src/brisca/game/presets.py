@@ -21,6 +21,7 @@ from brisca.game.rules import SWAP_BUNDLES, Rules
 __all__ = [
     "PRESETS",
     "preset",
+    "preset_name",
     "read_rules",
     "rules_from_dict",
     "rules_to_dict",
@@ -133,6 +134,16 @@ def preset(name: str) -> Rules:
     close = difflib.get_close_matches(name, PRESETS, n=3) if isinstance(name, str) else []
     hint = f"did you mean {', '.join(close)}? " if close else ""
     raise RulesError(f"unknown preset {describe(name)}; {hint}brisca.PRESETS lists them all")
+
+
+def preset_name(rules: Rules) -> str | None:
+    """The name of the preset equal to `rules`, if there is one (the first, in
+    :data:`PRESETS` order).
+
+    >>> preset_name(preset("arrastre-2p")), preset_name(Rules(match_target=7))
+    ('arrastre-2p', None)
+    """
+    return next((name for name, value in PRESETS.items() if value == rules), None)
 
 
 @functools.lru_cache(maxsize=256)

@@ -33,10 +33,10 @@ __all__ = [
     "HandResult",
     "Ledger",
     "Observation",
+    "Seating",
     "SignalRecord",
     "State",
     "SwapRecord",
-    "Table",
     "Termination",
     "Trick",
 ]
@@ -64,8 +64,8 @@ class _StateSlots:
         "hands",
         "is_over",
         "ledger",
+        "seating",
         "stock",
-        "table",
         "to_act",
         "trail",
         "trick",
@@ -76,7 +76,7 @@ class _StateSlots:
 
     def __init__(
         self,
-        table: Table,
+        seating: Seating,
         deal: Deal,
         trump: Suit | None,
         trump_card: Card | None,
@@ -88,7 +88,7 @@ class _StateSlots:
         ledger: Ledger,
         trail: Trail,
     ) -> None:
-        self.table = table
+        self.seating = seating
         self.deal = deal
         self.trump = trump
         self.trump_card = trump_card
@@ -148,7 +148,7 @@ class DealLayout:
 
 
 @attrs.frozen
-class Table:
+class Seating:
     """Who sits where for one hand: the rules, the dealer, the sides and play order.
 
     Everything here follows from ``(rules, dealer)`` and is shared by every state
@@ -187,8 +187,8 @@ class Table:
     def __reduce__(self) -> tuple[Any, ...]:
         # The plan holds the variants' hooks, functions that need not pickle: a table
         # pickles without it, and the engine finds the plan of its rules again.
-        fields = attrs.fields(Table)
-        return (Table, (*(getattr(self, f.name) for f in fields[:-1]), None))
+        fields = attrs.fields(Seating)
+        return (Seating, (*(getattr(self, f.name) for f in fields[:-1]), None))
 
     @classmethod
     def create(
@@ -198,7 +198,7 @@ class Table:
         declarer: Seat | None = None,
         partner: Seat | None = None,
         plan: Any = None,
-    ) -> Table:
+    ) -> Seating:
         """The table for `rules` with `dealer` dealing (`dealer` must be a valid seat).
 
         In auction games the sides follow the contract: until the auction ends
@@ -267,15 +267,15 @@ class Table:
 
 
 @functools.lru_cache(maxsize=1024)
-def table_for(
+def seating_for(
     rules: Rules,
     dealer: Seat,
     declarer: Seat | None = None,
     partner: Seat | None = None,
     plan: Any = None,
-) -> Table:
-    """The (cached) table of a hand of `rules` dealt by `dealer`; see :meth:`Table.create`."""
-    return Table.create(rules, dealer, declarer, partner, plan)
+) -> Seating:
+    """The (cached) table of a hand of `rules` dealt by `dealer`; see :meth:`Seating.create`."""
+    return Seating.create(rules, dealer, declarer, partner, plan)
 
 
 @attrs.frozen
@@ -395,7 +395,7 @@ class State(_StateSlots):
     """
 
     #: The rules, dealer and sides, shared by every state of the hand.
-    table: Table
+    seating: Seating
     #: How the hand was dealt: the deck order, the seed and the hand number.
     deal: Deal
     #: The trump suit (the real one, even while a covered card hides it).
@@ -451,23 +451,23 @@ class State(_StateSlots):
     @property
     def rules(self) -> Rules:
         """The rules of this hand."""
-        return self.table.rules
+        return self.seating.rules
 
     @property
     def dealer(self) -> Seat:
         """The dealer's seat."""
-        return self.table.dealer
+        return self.seating.dealer
 
     @property
     def sides(self) -> tuple[tuple[Seat, ...], ...]:
         """The sides as tuples of seats, the one with the lowest seat first."""
-        return self.table.sides
+        return self.seating.sides
 
     @property
     def side_points(self) -> tuple[int, ...]:
         """The card points each side has captured so far, in `sides` order."""
-        totals = [0] * len(self.table.sides)
-        side_of = self.table.side_of
+        totals = [0] * len(self.seating.sides)
+        side_of = self.seating.side_of
         for t in self.tricks:
             totals[side_of[t.winner]] += t.points
         return tuple(totals)

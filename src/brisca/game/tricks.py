@@ -5,13 +5,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from brisca.game.cards import Card, Suit
-from brisca.game.state import Table
+from brisca.game.state import Seating
 
 __all__ = ["trick_winner", "winning"]
 
 
 def winning(
-    cards: Sequence[tuple[int, Card]], trump: Suit | None, table: Table
+    cards: Sequence[tuple[int, Card]], trump: Suit | None, table: Seating
 ) -> tuple[int, Card]:
     """The ``(seat, card)`` winning a trick so far; `cards` must not be empty.
 
@@ -32,6 +32,6 @@ def winning(
     return best
 
 
-def trick_winner(cards: Sequence[tuple[int, Card]], trump: Suit | None, table: Table) -> int:
+def trick_winner(cards: Sequence[tuple[int, Card]], trump: Suit | None, table: Seating) -> int:
     """The seat that wins a complete trick."""
     return winning(cards, trump, table)[0]

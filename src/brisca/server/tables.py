@@ -64,7 +64,7 @@ from brisca.game.state import State
 __all__ = [
     "HUMAN",
     "NAME_LIMIT",
-    "Seat",
+    "Occupant",
     "Table",
     "clean_name",
     "new_table",
@@ -81,7 +81,7 @@ VERSION = 1
 
 
 @attrs.frozen
-class Seat:
+class Occupant:
     """Who sits at one seat: a person holding `token`, or the bot named `bot`."""
 
     #: The bot's name in :data:`brisca.agents.bots.BOTS`, or ``None`` for a person.
@@ -108,8 +108,8 @@ class Seat:
         }
 
 
-def _bot_seat(name: str) -> Seat:
-    return Seat(name, None, f"{name} bot", True)
+def _bot_seat(name: str) -> Occupant:
+    return Occupant(name, None, f"{name} bot", True)
 
 
 def clean_name(name: object, seat: int) -> str:
@@ -134,7 +134,7 @@ def read_rules(data: object) -> Rules:
     return rules_from_dict(data)
 
 
-def _seats(rules: Rules, seats: Sequence[object]) -> tuple[Seat, ...]:
+def _seats(rules: Rules, seats: Sequence[object]) -> tuple[Occupant, ...]:
     if isinstance(seats, (str, bytes)) or not isinstance(seats, Sequence):
         raise NotationError(f"seats must be a list, one entry per seat; got {describe(seats)}")
     n = rules.num_players
@@ -143,7 +143,7 @@ def _seats(rules: Rules, seats: Sequence[object]) -> tuple[Seat, ...]:
     made = []
     for k, kind in enumerate(seats):
         if kind == HUMAN or kind is None:
-            made.append(Seat(None, secrets.token_urlsafe(16), f"seat {k}", False))
+            made.append(Occupant(None, secrets.token_urlsafe(16), f"seat {k}", False))
         elif isinstance(kind, str) and kind in BOTS:  # by name only: never module:Class
             made.append(_bot_seat(kind))
         else:
@@ -191,7 +191,7 @@ class Table:
     id: str
     #: The hand (a `State`) or the match (a `Match`) being played.
     game: State | Match = attrs.field(repr=False)
-    seats: tuple[Seat, ...]
+    seats: tuple[Occupant, ...]
     #: The records of the finished hands, oldest first.
     finished: tuple[GameRecord, ...] = attrs.field(default=(), repr=False)
 
@@ -360,7 +360,7 @@ class Table:
             seat = Fields(raw, "table.seats")
             seat.only(("bot", "token", "name", "joined"))
             seats.append(
-                Seat(
+                Occupant(
                     seat.get("bot", str, nullable=True),
                     seat.get("token", str, nullable=True),
                     seat.get("name", str),
@@ -376,5 +376,5 @@ class Table:
         return cls(data.get("id", str), game, tuple(seats), finished)
 
 
-def _replaced(seats: tuple[Seat, ...], k: int, seat: Seat) -> tuple[Seat, ...]:
+def _replaced(seats: tuple[Occupant, ...], k: int, seat: Occupant) -> tuple[Occupant, ...]:
     return (*seats[:k], seat, *seats[k + 1 :])

@@ -34,7 +34,7 @@ _NONE, _ANY, _OVER_ELSE_ANY, _OVER_ELSE_FREE = range(4)
 
 def in_force(state: State) -> bool:
     """Whether play obligations bind now: always, or once the talon is exhausted."""
-    obligation = state.table.rules.play_obligation
+    obligation = state.seating.rules.play_obligation
     if obligation is _FREE:
         return False
     if obligation is _WHOLE_HAND:
@@ -44,7 +44,7 @@ def in_force(state: State) -> bool:
 
 def _trump_duty(state: State, win_seat: Seat, win: Card, seat: Seat) -> int:
     """Step 2's duty for `seat`, void in the led suit, when `win_seat`'s `win` is winning."""
-    table, rules = state.table, state.table.rules
+    table, rules = state.seating, state.seating.rules
     if rules.arrastre_partner_relief and table.side_of[win_seat] == table.side_of[seat]:
         return _NONE
     if win.suit is not state.trump or rules.arrastre_overtrump is _ANY_TRUMP:
@@ -59,7 +59,7 @@ def playable(state: State, seat: Seat) -> tuple[tuple[Card, ...], str]:
     hand = state.hands[seat]
     if not state.trick or not in_force(state):
         return hand, ""
-    table, rules, trump = state.table, state.table.rules, state.trump
+    table, rules, trump = state.seating, state.seating.rules, state.trump
     strength = table.strength
     led = state.trick[0][1].suit
     led_name = led.spanish_name.lower()
@@ -103,7 +103,7 @@ def known_voids(state: State) -> tuple[frozenset[Suit], ...]:
     plays no trump when the duty to trump binds it is void in trumps. Only tricks
     after the last draw count, since a draw can refill a suit.
     """
-    rules, table = state.table.rules, state.table
+    rules, table = state.seating.rules, state.seating
     voids: list[set[Suit]] = [set() for _ in range(rules.num_players)]
     if rules.play_obligation is _FREE:
         return tuple(frozenset(v) for v in voids)

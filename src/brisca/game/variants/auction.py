@@ -31,7 +31,7 @@ from brisca.game.state import (
     Seat,
     State,
     Termination,
-    table_for,
+    seating_for,
 )
 from brisca.game.variants.cantes import MAX_CANTE_POINTS
 from brisca.game.variants.variant import Log, Variant
@@ -57,7 +57,7 @@ MAX_BID = MAX_CARD_POINTS + MAX_CANTE_POINTS
 
 def in_auction(state: State) -> bool:
     """Whether the hand is still bidding or waiting for the trump to be named or called."""
-    return state.table.rules.has_auction and state.trump is None and state.to_act is not None
+    return state.seating.rules.has_auction and state.trump is None and state.to_act is not None
 
 
 def _high(state: State) -> BidRecord | None:
@@ -71,7 +71,7 @@ def bid_rank(bid: Action) -> int:
 
 
 def _max_bid(state: State) -> int:
-    rules = state.table.rules
+    rules = state.seating.rules
     if rules.trump_selection is TrumpSelection.CALLED_CARD:
         return MAX_CARD_POINTS
     return MAX_CARD_POINTS + (MAX_CANTE_POINTS if rules.cantes else 0)
@@ -87,7 +87,7 @@ def refusal(state: State, seat: Seat, action: Action) -> str | None:
         if isinstance(action, Play):
             return "no card is played before the auction ends and the trump is chosen"
         return "the auction is not over"
-    rules = state.table.rules
+    rules = state.seating.rules
     if not rules.has_auction:
         return "there is no auction in these rules"
     contract = state.ledger.contract
@@ -108,7 +108,7 @@ def refusal(state: State, seat: Seat, action: Action) -> str | None:
         if action.points > _max_bid(state):
             return f"no bid can exceed {_max_bid(state)}"
         return None
-    strength = state.table.strength
+    strength = state.seating.strength
     if isinstance(action, BidRank):
         if isinstance(top, Bid) or (isinstance(top, BidRank) and top.rank == 2):
             return "after a 2, bids are '2 + points', such as 'bid 70'"
@@ -129,11 +129,11 @@ def refusal(state: State, seat: Seat, action: Action) -> str | None:
 
 
 def _rank_strength(state: State, rank: int) -> int:
-    return next(v for c, v in state.table.strength.items() if c.rank == rank)
+    return next(v for c, v in state.seating.strength.items() if c.rank == rank)
 
 
 def _naming_refusal(state: State, seat: int, action: Action) -> str | None:
-    rules, contract = state.table.rules, state.ledger.contract
+    rules, contract = state.seating.rules, state.ledger.contract
     if contract is None:
         return "the auction is not over"
     if state.trump is not None:
@@ -148,7 +148,7 @@ def _naming_refusal(state: State, seat: int, action: Action) -> str | None:
     if rules.trump_selection is not TrumpSelection.CALLED_CARD:
         return "in subastada the declarer names a suit, such as 'trump O'"
     rank = bid_rank(contract.bid)
-    if action.card.rank != rank or action.card not in state.table.card_points:
+    if action.card.rank != rank or action.card not in state.seating.card_points:
         return f"the called card must be a {rank}, the rank the auction was won with"
     if not any(action.card in hand for hand in state.hands):
         return f"nobody holds the {action.card}"  # every card is dealt in chiamata
@@ -157,7 +157,7 @@ def _naming_refusal(state: State, seat: int, action: Action) -> str | None:
 
 def offered(state: State, seat: Seat) -> tuple[Action, ...]:
     """The auction calls `seat` may make now, lowest bid first, then pass."""
-    rules, contract = state.table.rules, state.ledger.contract
+    rules, contract = state.seating.rules, state.ledger.contract
     if state.trump is not None:
         return ()
     if contract is not None:
@@ -165,13 +165,13 @@ def offered(state: State, seat: Seat) -> tuple[Action, ...]:
             candidates: list[Action] = [NameTrump(s) for s in Suit]
         else:
             rank = bid_rank(contract.bid)
-            candidates = [CallCard(c) for c in state.table.card_points if c.rank == rank]
+            candidates = [CallCard(c) for c in state.seating.card_points if c.rank == rank]
         return tuple(a for a in candidates if refusal(state, seat, a) is None)
     if rules.trump_selection is TrumpSelection.AUCTION:
         candidates = [Bid(p) for p in range(rules.bid_minimum, _max_bid(state) + 1, rules.bid_step)]
     else:
         ranks = sorted(
-            {c.rank for c in state.table.card_points}, key=lambda r: -_rank_strength(state, r)
+            {c.rank for c in state.seating.card_points}, key=lambda r: -_rank_strength(state, r)
         )
         candidates = [BidRank(r) for r in ranks]
         candidates += [Bid(p) for p in range(rules.chiamata_point_minimum, MAX_CARD_POINTS + 1)]
@@ -180,7 +180,7 @@ def offered(state: State, seat: Seat) -> tuple[Action, ...]:
 
 def apply(state: State, seat: Seat, action: Action, log: Log) -> State:
     """The state after `seat` makes an auction call or chooses the trump."""
-    rules, ledger = state.table.rules, state.ledger
+    rules, ledger = state.seating.rules, state.ledger
     if log is not None:
         log.append(Announced(seat, str(action)))
     if isinstance(action, (NameTrump, CallCard)):
@@ -188,7 +188,7 @@ def apply(state: State, seat: Seat, action: Action, log: Log) -> State:
     bids = (*ledger.bids, BidRecord(seat, action))
     ledger = attrs.evolve(ledger, bids=bids)
     passed = {r.seat for r in bids if isinstance(r.bid, Pass)}
-    left = [s for s in state.table.rotation[seat] if s not in passed]
+    left = [s for s in state.seating.rotation[seat] if s not in passed]
     high = next((r for r in reversed(bids) if not isinstance(r.bid, Pass)), None)
     closes = (
         isinstance(action, BidRank)
@@ -202,7 +202,7 @@ def apply(state: State, seat: Seat, action: Action, log: Log) -> State:
         if log is not None:
             log.append(AuctionWon(contract.declarer, str(contract.bid)))
         return attrs.evolve(state, to_act=high.seat, ledger=attrs.evolve(ledger, contract=contract))
-    after = (*state.table.rotation[seat][1:], seat)
+    after = (*state.seating.rotation[seat][1:], seat)
     return attrs.evolve(state, to_act=next(s for s in after if s not in passed), ledger=ledger)
 
 
@@ -216,11 +216,11 @@ def _choose_trump(state: State, action: NameTrump | CallCard) -> State:
         contract = attrs.evolve(
             contract, trump=action.card.suit, called=action.card, partner=holder
         )
-    old = state.table
-    table = table_for(old.rules, old.dealer, contract.declarer, contract.partner, old.plan)
+    old = state.seating
+    table = seating_for(old.rules, old.dealer, contract.declarer, contract.partner, old.plan)
     return attrs.evolve(
         state,
-        table=table,
+        seating=table,
         trump=contract.trump,
         to_act=table.first_leader,
         ledger=attrs.evolve(state.ledger, contract=contract),
@@ -255,7 +255,7 @@ def _observe(state: State, seat: Seat) -> dict[str, Any]:
     contract = state.ledger.contract
     seen: dict[str, Any] = {"bids": state.ledger.bids, "contract": contract}
     if not partner_known(state, seat):
-        seen["sides"] = tuple((s,) for s in sorted(state.table.active))
+        seen["sides"] = tuple((s,) for s in sorted(state.seating.active))
         seen["contract"] = None if contract is None else attrs.evolve(contract, partner=None)
     return seen
 
@@ -287,7 +287,7 @@ def _possible(action: Action, rules: Rules) -> bool:
 def result(state: State, points: tuple[int, ...], last: int | None) -> HandResult:
     """SPEC §2.7, §2.8: the declarer's side makes its contract or fails it; a hand that
     everyone passed is void."""
-    rules, table, contract = state.rules, state.table, state.ledger.contract
+    rules, table, contract = state.rules, state.seating, state.ledger.contract
     if contract is None:  # everyone passed
         zero = tuple(0 for _ in table.sides)
         return HandResult(termination=Termination.VOID, sides=table.sides, points=zero, winner=None)

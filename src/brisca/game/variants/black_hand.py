@@ -38,7 +38,7 @@ def _black(hand: tuple[Card, ...], state: State) -> bool:
 
 def holder(state: State) -> int | None:
     """The seat holding a black hand that counts under the rules now, if any."""
-    mode = state.table.rules.black_hand
+    mode = state.seating.rules.black_hand
     if mode is _OFF or state.trump is None:
         return None
     for seat, hand in enumerate(state.hands):
@@ -49,7 +49,7 @@ def holder(state: State) -> int | None:
 
 def refusal(state: State, seat: Seat, action: Action | None = None) -> str | None:
     """Why `seat` may not claim a black hand now, or ``None`` if it may."""
-    rules = state.table.rules
+    rules = state.seating.rules
     if rules.black_hand is _OFF:
         return "black hands are off in these rules (black_hand='off')"
     if rules.black_hand_claim is _AUTOMATIC:
@@ -77,7 +77,7 @@ def _claim(state: State, seat: Seat, action: Action, log: Log) -> State:
 
 def _formed(state: State, log: Log) -> State:
     """End the hand if a black hand that wins by itself has just formed."""
-    if state.table.rules.black_hand_claim is not _AUTOMATIC:
+    if state.seating.rules.black_hand_claim is not _AUTOMATIC:
         return state
     seat = holder(state)
     return state if seat is None else _won(state, seat, True, log)
@@ -88,7 +88,7 @@ def result(state: State, points: tuple[int, ...], last: int | None) -> HandResul
     seat = state.ledger.black_hand
     if seat is None:
         return None
-    table = state.table
+    table = state.seating
     return HandResult(
         termination=Termination.BLACK_HAND,
         sides=table.sides,

@@ -54,7 +54,7 @@ def refusal(state: State, seat: Seat, action: Action) -> str | None:
     """Why `seat` may not make the cante (`Sing`) now, or ``None`` if it may."""
     assert isinstance(action, Sing)
     suit = action.suit
-    if not state.table.rules.cantes:
+    if not state.seating.rules.cantes:
         return "cantes are off in these rules (cantes=False)"
     trump = state.trump
     if trump is None:

@@ -59,7 +59,7 @@ def refusal(state: State, seat: Seat, action: Action) -> str | None:
     why = _window_refusal(state, seat)
     if why:
         return why
-    rules = state.table.rules
+    rules = state.seating.rules
     vocabulary = VOCABULARIES[rules.signal_vocabulary]
     if name not in vocabulary:
         return (
@@ -73,7 +73,7 @@ def refusal(state: State, seat: Seat, action: Action) -> str | None:
 
 def _window_refusal(state: State, seat: int) -> str | None:
     """Why `seat` may make no signal at all now, or ``None``."""
-    rules = state.table.rules
+    rules = state.seating.rules
     if rules.signals is _OFF:
         return "signals are off in these rules (signals='none')"
     if rules.signal_timing is _PRE_HAND and state.tricks:
@@ -94,7 +94,7 @@ def offered(state: State, seat: Seat) -> tuple[Action, ...]:
     if _window_refusal(state, seat):
         return ()
     ranks = _trump_ranks(state, seat)
-    vocabulary = VOCABULARIES[state.table.rules.signal_vocabulary]
+    vocabulary = VOCABULARIES[state.seating.rules.signal_vocabulary]
     return tuple(Signal(name) for name, truth in vocabulary.items() if truth(ranks))
 
 
@@ -103,7 +103,7 @@ def apply(state: State, seat: Seat, action: Action, log: Log) -> State:
     assert isinstance(action, Signal)
     record = SignalRecord(seat, action.name, len(state.tricks))
     if log is not None:
-        table = state.table
+        table = state.seating
         private = table.rules.signals is _TEAM_PRIVATE
         log.append(
             Signalled(seat, action.name, table.sides[table.side_of[seat]] if private else None)
@@ -116,9 +116,9 @@ def apply(state: State, seat: Seat, action: Action, log: Log) -> State:
 def seen(state: State, seat: Seat) -> tuple[SignalRecord, ...]:
     """The signals `seat` has seen: all of them, or its side's only when they are team-private."""
     signals = state.ledger.signals
-    if state.table.rules.signals is not _TEAM_PRIVATE:
+    if state.seating.rules.signals is not _TEAM_PRIVATE:
         return signals
-    table = state.table
+    table = state.seating
     side = table.side_of[seat]
     partners = table.sides[side] if side >= 0 else ()
     return tuple(s for s in signals if s.seat in partners)

@@ -53,7 +53,7 @@ def refusal(state: State, seat: Seat, action: Action) -> str | None:
 
 def _general_refusal(state: State, seat: int) -> str | None:
     """Why `seat` may make no swap at all now, or ``None``."""
-    rules = state.table.rules
+    rules = state.seating.rules
     if not rules.swap_enabled:
         return "swaps are off in these rules (swap_enabled=False)"
     if state.trump_card is None:
@@ -67,7 +67,7 @@ def _general_refusal(state: State, seat: int) -> str | None:
 
 
 def _timing(state: State, seat: int, before_first_lead: bool) -> str | None:
-    rules, table = state.table.rules, state.table
+    rules, table = state.seating.rules, state.seating
     timing = rules.swap_timing
     if timing is _PRE_FIRST_TRICK_ONLY and not before_first_lead:
         return "swaps are only allowed before the first trick (swap_timing='pre_first_trick_only')"
@@ -89,16 +89,19 @@ def _timing(state: State, seat: int, before_first_lead: bool) -> str | None:
 
 
 def _deadline(state: State) -> str | None:
-    deadline = state.table.rules.swap_deadline
+    deadline = state.seating.rules.swap_deadline
     if deadline is _STOCK_NONEMPTY and not state.stock:
         return "no swap once only the turned card is left (swap_deadline='stock_nonempty')"
-    if deadline is _BEFORE_PENULTIMATE_TRICK and len(state.stock) + 1 <= state.table.seats_in_play:
+    if (
+        deadline is _BEFORE_PENULTIMATE_TRICK
+        and len(state.stock) + 1 <= state.seating.seats_in_play
+    ):
         return "no swap in the last round of draws (swap_deadline='before_penultimate_trick')"
     return None
 
 
 def _exchange(state: State, card: Card, turned: Card, before_first_lead: bool) -> str | None:
-    rules = state.table.rules
+    rules = state.seating.rules
     if turned.rank == 2:
         return "a turned 2 can never be taken"
     high = turned.rank in HIGH

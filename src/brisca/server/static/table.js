@@ -190,7 +190,7 @@ function fraction(pair) {
 }
 
 function render(update, fresh) {
-  const hand = update.match ? update.view.hand : update.view;
+  const hand = update.match ? update.view.current : update.view;
   renderInfo(update, hand);
   renderOthers(update, hand);
   renderTricks(update, hand);
@@ -228,7 +228,7 @@ function renderInfo(update, hand) {
     const standings = view.standings
       .map((s, seat) => `${seatName(update, seat)} ${fraction(s)}`)
       .join(" · ");
-    const number = view.hands.length + (view.hand ? 1 : 0);
+    const number = view.hands.length + (view.current ? 1 : 0);
     $("#standings").textContent = `hand ${number} · ${standings}`;
   }
 }
