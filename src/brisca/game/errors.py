@@ -8,6 +8,9 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Iterable, Iterator
+from typing import TypeVar
+
+T = TypeVar("T")
 
 __all__ = [
     "BARE_ERRORS",
@@ -18,7 +21,10 @@ __all__ = [
     "RulesError",
     "StateError",
     "as_state_error",
+    "checked_int",
+    "checked_type",
     "describe",
+    "int_range",
 ]
 
 
@@ -139,3 +145,50 @@ def as_state_error(what: str) -> Iterator[None]:
     except BARE_ERRORS as error:
         # The error's type only: its text may quote the value, hidden cards and all.
         raise StateError(f"{what} is inconsistent ({type(error).__name__})") from None
+
+
+def checked_int(
+    value: object,
+    what: str,
+    least: int = 0,
+    most: int | None = None,
+    *,
+    error: type[BriscaError] = StateError,
+) -> int:
+    """`value`, if it is an int (a bool is not) from `least` to `most`; otherwise
+    `error`, in the one shape every argument guard of the library uses.
+
+    >>> checked_int(3, "seat", 0, 3)
+    3
+    >>> checked_int(True, "seat", 0, 3)
+    Traceback (most recent call last):
+    ...
+    brisca.StateError: seat must be an int from 0 to 3, got True (bool)
+    >>> checked_int(10**5000, "seed", most=2**1024 - 1)
+    Traceback (most recent call last):
+    ...
+    brisca.StateError: seed must be an int from 0 to 2**1024 - 1, got <int of 16610 bits> (int)
+    """
+    if type(value) is not int or value < least or (most is not None and value > most):
+        raise error(f"{what} must be {int_range(least, most)}, got {describe(value)}")
+    return value
+
+
+def int_range(least: int, most: int | None) -> str:
+    """The range of :func:`checked_int` in words: ``an int from 0 to 3``, ``an int of at
+    least 1``; a bound past 2**64 is written as a power of two less one."""
+    if most is None:
+        return f"an int of at least {least}"
+    top = f"2**{most.bit_length()} - 1" if most >= 2**64 and (most + 1) & most == 0 else str(most)
+    return f"an int from {least} to {top}"
+
+
+def checked_type(
+    value: object, kind: type[T], what: str = "", *, error: type[BriscaError] = StateError
+) -> T:
+    """`value`, if it is exactly of type `kind` (the library's own values are never
+    subclassed); otherwise `error`: ``expected a brisca.State, got a Match``."""
+    if type(value) is not kind:
+        name = what or f"a brisca.{kind.__name__}"
+        raise error(f"expected {name}, got {describe(value)}")
+    return value
