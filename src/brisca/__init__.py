@@ -51,6 +51,7 @@ from brisca.game.errors import (
     RulesError,
     StateError,
 )
+from brisca.game.events import Event, events_for
 from brisca.game.match import (
     HandRecord,
     Match,
@@ -64,7 +65,8 @@ from brisca.game.match import (
     match_result,
     new_match,
 )
-from brisca.game.presets import PRESETS, preset
+from brisca.game.presets import PRESETS, preset, preset_name, rules_from_dict, rules_to_dict
+from brisca.game.rng import Generator
 from brisca.game.rules import (
     SWAP_BUNDLES,
     BlackHand,
@@ -187,9 +189,11 @@ __all__ = [
     "DealerRotation",
     "DeckKind",
     "Direction",
+    "Event",
     "FirstDealer",
     "FirstLeader",
     "GameRecord",
+    "Generator",
     "HandRecord",
     "HandResult",
     "HandWinRule",
@@ -243,6 +247,7 @@ __all__ = [
     "encode_observation",
     "encoding",
     "events",
+    "events_for",
     "hand_value",
     "is_legal",
     "legal_actions",
@@ -260,10 +265,13 @@ __all__ = [
     "observe",
     "parse_action",
     "preset",
+    "preset_name",
     "record_game",
     "records",
     "refusal",
     "result",
+    "rules_from_dict",
+    "rules_to_dict",
     "sample_state",
     "sampling",
     "step",

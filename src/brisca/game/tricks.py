@@ -7,11 +7,11 @@ from collections.abc import Sequence
 from brisca.game.cards import Card, Suit
 from brisca.game.state import Seating
 
-__all__ = ["trick_winner", "winning"]
+__all__ = ["winning"]
 
 
 def winning(
-    cards: Sequence[tuple[int, Card]], trump: Suit | None, table: Seating
+    cards: Sequence[tuple[int, Card]], trump: Suit | None, seating: Seating
 ) -> tuple[int, Card]:
     """The ``(seat, card)`` winning a trick so far; `cards` must not be empty.
 
@@ -20,7 +20,7 @@ def winning(
     wins if any was played, otherwise the highest card of the led suit, and an
     off-suit card that is not trump never wins.
     """
-    strength = table.strength
+    strength = seating.strength
     best = cards[0]
     for played in cards[1:]:
         card, top = played[1], best[1]
@@ -30,8 +30,3 @@ def winning(
         elif card.suit is trump:
             best = played
     return best
-
-
-def trick_winner(cards: Sequence[tuple[int, Card]], trump: Suit | None, table: Seating) -> int:
-    """The seat that wins a complete trick."""
-    return winning(cards, trump, table)[0]

@@ -31,11 +31,9 @@ import attrs
 
 from brisca.agents.bots import bot_seed, make_bot, play_game
 from brisca.formats import records
-from brisca.game.actions import Action
 from brisca.game.errors import StateError, as_state_error, describe
 from brisca.game.presets import preset
 from brisca.game.rng import Generator
-from brisca.game.state import State
 from brisca.runs.stats import wilson_interval
 
 __all__ = [
@@ -152,25 +150,10 @@ def play(task: Task) -> Game:
     if type(task.keep_record) is not bool:
         raise StateError(f"a task's keep_record must be a bool, got {describe(task.keep_record)}")
     bots = [make_bot(bot, bot_seed(task.seed, seat)) for seat, bot in enumerate(task.bots)]
-    actions: list[Action] = []
-    first: list[State] = []
-
-    def remember(state: State, action: Action) -> None:
-        if not first:
-            first.append(state)
-        actions.append(action)
-
-    final, outcome = play_game(
-        task.preset,
-        bots,
-        seed=task.seed,
-        dealer=task.dealer,
-        on_action=remember if task.keep_record else None,
-    )
+    final, outcome = play_game(task.preset, bots, seed=task.seed, dealer=task.dealer)
     record = None
-    if task.keep_record:
-        start = first[0] if first else final
-        record = records.dumps(records.record_game(start, actions, players=list(task.bots)))
+    if task.keep_record:  # the final state carries its deal and every action
+        record = records.dumps(records.record_game(final, players=list(task.bots)))
         if "\n" in record:
             record = json.dumps(json.loads(record), separators=(",", ":"))
     return Game(outcome.sides, outcome.points, outcome.winner, outcome.tied, record)
