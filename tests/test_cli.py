@@ -19,7 +19,7 @@ import pytest
 from helpers import observed_cards
 
 import brisca
-from brisca.cli.main import (
+from brisca.formats.text import (
     Style,
     clean,
     describe_deal,

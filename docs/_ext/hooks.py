@@ -22,7 +22,7 @@ from typing import Any
 import attrs
 
 import brisca
-from brisca.cli.main import changed_options, option_choices, option_docs, option_text
+from brisca.formats.text import changed_options, option_choices, option_docs, option_text
 
 MARKER = re.compile(r"<!--\s*(options|presets):\s*(.*?)\s*-->")
 

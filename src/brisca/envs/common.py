@@ -4,9 +4,10 @@ It needs numpy, which every ``envs`` extra installs. Only :func:`observation_spa
 needs gymnasium (the ``pettingzoo`` and ``gym`` extras), and imports it itself, so that the
 OpenSpiel game (``brisca[openspiel]``) shares the rest without it. It holds no rule of the
 game: observations come from :func:`brisca.observe` through
-:func:`brisca.agents.encoding.encode_observation`, masks from :func:`brisca.agents.encoding.legal_mask`,
-actions from the fixed action index and every check of an action from
-:func:`brisca.refusal`.
+:func:`brisca.agents.encoding.encode_observation`, masks from
+:func:`brisca.agents.encoding.legal_mask`, actions from the fixed action index and
+every check of an action from :func:`brisca.refusal`; the table drawn for people is
+:mod:`brisca.formats.text`'s.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from brisca.agents.encoding import (
     encoding_size,
     legal_mask,
 )
-from brisca.cli.main import describe_deal, describe_result
+from brisca.formats.text import describe_deal, describe_result
 from brisca.game.actions import Action
 from brisca.game.engine import new_game, observe
 from brisca.game.errors import StateError, describe

@@ -77,6 +77,7 @@ from brisca.game.errors import (
 from brisca.game.jsonio import Fields, parse
 from brisca.game.presets import (
     PRESETS,
+    preset_name,
     read_rules,
     rules_from_dict,
     rules_to_dict,
@@ -507,7 +508,7 @@ def record_game(
         raise StateError(f"expected a brisca.State, got {type(state).__name__}")
     rules = state.rules
     if preset is None:
-        preset = next((name for name, value in PRESETS.items() if value == rules), None)
+        preset = preset_name(rules)
     texts = [str(a) for a in state.history]
     if actions is not None:
         if isinstance(actions, (str, bytes)) or not isinstance(actions, Iterable):

@@ -64,7 +64,7 @@ from brisca.agents.bots import Bot, bot_seed, make_bot, play_game
 from brisca.game.actions import Action
 from brisca.game.engine import checked_rules, new_game
 from brisca.game.errors import StateError, describe
-from brisca.game.presets import PRESETS, rules_to_dict
+from brisca.game.presets import preset_name, rules_to_dict
 from brisca.game.rng import Generator
 from brisca.game.rules import Rules, TeamMode
 from brisca.game.state import Observation
@@ -262,7 +262,7 @@ class ArenaResult:
             a=a,
             b=b,
             rules=rules,
-            preset=next((name for name, value in PRESETS.items() if value == rules), None),
+            preset=preset_name(rules),
             seed=seed,
             deals=deals,
             scheme="swapped sides" if fixed else "one against the rest",
