@@ -212,10 +212,12 @@ def test_without_ray_the_backend_names_the_extra_to_install() -> None:
 
 
 def test_the_command_and_a_local_run_import_no_ray() -> None:
-    """Ray is imported for --backend ray only: not by brisca.cli.main, brisca.runs.simulate or a local run."""
+    """Ray is imported for --backend ray only: not by the command's modules,
+    brisca.runs.simulate or a local run."""
     script = (
-        "import sys, brisca, brisca.cli.main, brisca.runs.simulate\n"
-        "brisca.cli.main.main(['simulate', '-q', '-n', '3', '--seed', '1'])\n"
+        "import sys, brisca, brisca.runs.simulate\n"
+        "from brisca.cli.main import main\n"
+        "main(['simulate', '-q', '-n', '3', '--seed', '1'])\n"
         "print('ray' in sys.modules)\n"
     )
     assert python(script).splitlines()[-1] == "False"

@@ -16,13 +16,13 @@ import sys
 from typing import Any, TextIO
 
 from brisca.agents.bots import BOTS, make_bot
+from brisca.cli.common import INSTALL_HINT, add_preset_argument, add_seed_argument
+from brisca.formats.text import PLAIN, Style
 from brisca.game.errors import BriscaError
 from brisca.game.presets import PRESETS
 from brisca.runs.arena import ArenaResult, run_arena
 
 __all__ = ["add_arguments", "command"]
-
-INSTALL_HINT = "pip install 'brisca[cli]'"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -30,22 +30,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     bots = f"{', '.join(BOTS)}, or module:Class for your own"
     parser.add_argument("a", metavar="A", help=f"bot A, whose results are counted: {bots}")
     parser.add_argument("b", metavar="B", help="bot B, its opponent")
-    parser.add_argument("--preset", default="spanish-2p", help="a preset (see `brisca rules`)")
+    add_preset_argument(parser)
     parser.add_argument(
         "--deals", type=int, default=1000, help="deals, each played with the seats exchanged"
     )
-    parser.add_argument("--seed", type=_seed, default=None, help="a non-negative seed")
+    add_seed_argument(parser)
     parser.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
     parser.add_argument(
         "--json", default=None, metavar="FILE", help="write the result as JSON ('-': stdout)"
     )
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
-
-
-def _seed(text: str) -> int:
-    if not text.isdigit():
-        raise argparse.ArgumentTypeError(f"a seed is a non-negative int, got {text!r}")
-    return int(text)
 
 
 class _Bar:
@@ -74,8 +68,9 @@ class _Bar:
             self.bar.close()
 
 
-def command(args: argparse.Namespace) -> int:
-    """Run ``brisca arena`` with parsed `args`; the exit status.
+def command(args: argparse.Namespace, style: Style = PLAIN) -> int:
+    """Run ``brisca arena`` with parsed `args`; the exit status. The summary shows no
+    card, so `style` changes nothing.
 
     Raises:
         BriscaError: a bad bot, preset, count or output file (a usage error).

@@ -13,6 +13,7 @@ import argparse
 import socket
 import sys
 
+from brisca.formats.text import PLAIN, Style
 from brisca.game.errors import BriscaError
 
 __all__ = ["INSTALL_HINT", "MAX_FRAME", "add_arguments", "command", "listen"]
@@ -63,8 +64,9 @@ def url(sock: socket.socket) -> str:
     return f"http://[{host}]:{port}/" if ":" in host else f"http://{host}:{port}/"
 
 
-def command(args: argparse.Namespace) -> int:
-    """Run ``brisca serve`` with parsed `args` until interrupted; the exit status.
+def command(args: argparse.Namespace, style: Style = PLAIN) -> int:
+    """Run ``brisca serve`` with parsed `args` until interrupted; the exit status. What
+    it prints shows no card, so `style` changes nothing.
 
     Raises:
         BriscaError: the extra is missing, or the address cannot be had (a usage error).

@@ -1,0 +1,74 @@
+"""What the subcommands of ``brisca`` share: the usage error, the options every
+subcommand reads the same way, files to write, and the records module."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+from typing import Any, TextIO
+
+import brisca
+from brisca.formats.text import clean
+from brisca.game.errors import BriscaError
+from brisca.game.rules import Rules
+
+__all__ = [
+    "INSTALL_HINT",
+    "Usage",
+    "add_preset_argument",
+    "add_seed_argument",
+    "open_for_writing",
+    "preset_rules",
+    "records_module",
+    "seed",
+]
+
+#: What installs the progress bars of ``brisca simulate`` and ``brisca arena``.
+INSTALL_HINT = "pip install 'brisca[cli]'"
+
+
+class Usage(Exception):
+    """A usage error: the message is shown and the command exits with status 2."""
+
+
+def seed(text: str) -> int:
+    """A ``--seed`` argument: a non-negative int, or an argparse error."""
+    if not text.isdigit():
+        raise argparse.ArgumentTypeError(f"a seed is a non-negative int, got {text!r}")
+    return int(text)
+
+
+def add_preset_argument(parser: argparse.ArgumentParser) -> None:
+    """``--preset`` on `parser`, ``spanish-2p`` by default."""
+    parser.add_argument("--preset", default="spanish-2p", help="a preset (see `brisca rules`)")
+
+
+def add_seed_argument(parser: argparse.ArgumentParser) -> None:
+    """``--seed`` on `parser`, none by default."""
+    parser.add_argument("--seed", type=seed, default=None, help="a non-negative seed")
+
+
+def preset_rules(name: str) -> Rules:
+    """The rules of the preset `name`, or a usage error listing the presets."""
+    try:
+        return brisca.preset(name)
+    except BriscaError as error:
+        raise Usage(f"{error}\nthe presets: {', '.join(brisca.PRESETS)}") from None
+
+
+def open_for_writing(path: str) -> TextIO:
+    """`path` opened for writing, or a usage error saying why it cannot be."""
+    try:
+        return open(path, "w", encoding="utf-8")
+    except OSError as error:
+        raise Usage(f"cannot write {clean(path)}: {error.strerror or error}") from None
+
+
+def records_module() -> Any:
+    """The `brisca.formats.records` module, imported on first use."""
+    try:
+        return importlib.import_module("brisca.formats.records")
+    except ImportError:
+        raise Usage(
+            "game records need brisca.formats.records, which this version of brisca does not have"
+        ) from None
