@@ -5,8 +5,10 @@ nothing: it plays games with random legal actions under every preset and about f
 random option combinations (presets evolved with random values of their enumerated
 options), and a few whole matches, and writes one JSON record per line (gzip'd) for:
 
-- each rules set tried: its options, or the error that refused it;
-- each step of a game: the saved state (``brisca.dumps``), the legal actions, the legal
+- each rules set tried: its options, action space and encoding layout, or the error
+  that refused it;
+- each step of a game (random legal actions, passing half the time when a pass is
+  legal): the saved state (``brisca.dumps``), the legal actions, the legal
   mask, every seat's observation (``observation_to_dict``, and ``encode_observation``),
   the chosen action, the events of ``brisca.step``, and an illegal action's refusal;
 - each game's end: the result, the final state, its game record and round trips;
@@ -30,6 +32,8 @@ from __future__ import annotations
 import argparse
 import enum
 import gzip
+import hashlib
+import io
 import json
 import random
 import sys
@@ -45,8 +49,10 @@ import brisca
 RANDOM_ATTEMPTS = 60
 #: Games stop after this many steps (no single hand comes near it).
 GAME_STEP_CAP = 2_000
-#: Matches stop after this many steps, over or not.
-MATCH_STEP_CAP = 3_000
+#: Matches stop after this many steps, over or not (random play never takes subastada to 500).
+MATCH_STEP_CAP = 1_500
+#: A match step records the view of the seat to act every this many steps, and at each deal.
+MATCH_VIEW_EVERY = 20
 #: The presets played as whole matches, and the seeds of their matches.
 MATCH_PRESETS = ("chilean-rematada", "subastada-4p", "chiamata-5p", "spanish-2p", "casino-2p")
 MATCH_SEEDS = (1, 2)
@@ -57,6 +63,9 @@ INT_CHOICES: dict[str, tuple[int, ...]] = {
     "match_target": (1, 2, 3),
 }
 
+#: How often a seat that may pass does: uniform choices would bid every auction sky-high.
+PASS_CHANCE = 0.5
+
 Record = dict[str, Any]
 
 
@@ -65,10 +74,10 @@ def error_of(error: BaseException) -> dict[str, str]:
     return {"error": type(error).__name__, "message": str(error)}
 
 
-def capture(fn: Callable[[], Any]) -> Any:
-    """`fn`'s value, or its error as data when it raises."""
+def capture(fn: Callable[..., Any], *args: Any) -> Any:
+    """``fn(*args)``, or its error as data when it raises."""
     try:
-        return fn()
+        return fn(*args)
     except Exception as error:
         return error_of(error)
 
@@ -78,6 +87,14 @@ def canonical(data: Any) -> str:
     return json.dumps(data, sort_keys=True, ensure_ascii=False)
 
 
+def choose(legal: tuple[Any, ...], rng: random.Random) -> Any:
+    """A random legal action, passing at `PASS_CHANCE` when a pass is among them."""
+    passes = [a for a in legal if isinstance(a, brisca.Pass)]
+    if passes and len(legal) > 1 and rng.random() < PASS_CHANCE:
+        return passes[0]
+    return rng.choice(legal)
+
+
 # Rules.
 
 
@@ -85,7 +102,7 @@ def option_choices() -> dict[str, tuple[Any, ...]]:
     """Every enumerated, boolean or small-int option of `brisca.Rules`, with its values."""
     choices: dict[str, tuple[Any, ...]] = {}
     for field in attrs.fields(brisca.Rules):
-        kind = field.converter
+        kind: Any = field.converter
         if not (isinstance(kind, type) and issubclass(kind, enum.Enum)):
             kind = type(field.default) if isinstance(field.default, enum.Enum) else None
         if kind is not None:
@@ -97,11 +114,20 @@ def option_choices() -> dict[str, tuple[Any, ...]]:
     return choices
 
 
+def describe_rules(rules: brisca.Rules) -> Record:
+    """The options of `rules`, and the action space and observation layout they give."""
+    return {
+        "options": rules.to_dict(),
+        "action_space": capture(lambda: [str(a) for a in brisca.encoding.action_space(rules)]),
+        "layout": capture(lambda: [list(b) for b in brisca.encoding.encoding_layout(rules)]),
+    }
+
+
 def rules_sets(seed: int, records: list[Record]) -> list[tuple[str, brisca.Rules]]:
     """The presets, then the valid random combinations; a record for each one tried."""
     found: list[tuple[str, brisca.Rules]] = []
     for name, rules in brisca.PRESETS.items():
-        records.append({"id": f"rules {name}", "kind": "rules", "options": rules.to_dict()})
+        records.append({"id": f"rules {name}", "kind": "rules", **describe_rules(rules)})
         found.append((name, rules))
     choices = option_choices()
     names = sorted(choices)
@@ -118,13 +144,38 @@ def rules_sets(seed: int, records: list[Record]) -> list[tuple[str, brisca.Rules
         except brisca.RulesError as error:
             record.update(error_of(error))
         else:
-            record["options"] = rules.to_dict()
+            record.update(describe_rules(rules))
             found.append((label, rules))
         records.append(record)
     return found
 
 
 # Games.
+
+
+def view_json(view: Any) -> str:
+    """An observation (of a hand or of a match) as canonical JSON text."""
+    return canonical(brisca.observation_to_dict(view))
+
+
+def match_view(match: brisca.Match, seat: Any) -> str:
+    """The match as `seat` sees it, as canonical JSON text."""
+    return view_json(brisca.observe(match, seat))
+
+
+def view_vector(view: Any) -> list[float]:
+    """A hand's observation as its encoded vector."""
+    return list(brisca.encode_observation(view))
+
+
+def mask(state: brisca.State) -> list[int]:
+    """The legal mask over the rules' action space, as 0 and 1."""
+    return [int(legal) for legal in brisca.legal_mask(state)]
+
+
+def event_dicts(events: tuple[Any, ...]) -> list[str]:
+    """The events' JSON forms, as canonical text."""
+    return [canonical(event.to_dict()) for event in events]
 
 
 def views(state: brisca.State, seats: int) -> list[Any]:
@@ -138,8 +189,8 @@ def views(state: brisca.State, seats: int) -> list[Any]:
             continue
         out.append(
             {
-                "json": capture(lambda v=view: canonical(brisca.observation_to_dict(v))),
-                "vector": capture(lambda v=view: list(brisca.encode_observation(v))),
+                "json": capture(view_json, view),
+                "vector": capture(view_vector, view),
             }
         )
     return out
@@ -156,7 +207,7 @@ def probe(state: brisca.State, space: tuple[Any, ...], rng: random.Random) -> Re
         "action": str(action),
         "is_legal": capture(lambda: brisca.is_legal(state, action)),
         "refusal": capture(lambda: brisca.refusal(state, action)),
-        "apply": capture(lambda: str(brisca.apply(state, action))),
+        "apply": capture(lambda: brisca.dumps(brisca.apply(state, action))),
     }
 
 
@@ -188,10 +239,10 @@ def play_game(rules: brisca.Rules, label: str, game: int, seed: int) -> Iterator
     step = 0
     while not state.is_over and step < GAME_STEP_CAP:
         record: Record = {"id": f"{key} step {step}", "kind": "step", "to_act": state.to_act}
-        record["state"] = capture(lambda s=state: brisca.dumps(s))
+        record["state"] = capture(brisca.dumps, state)
         record["views"] = views(state, seats)
-        record["mask"] = capture(lambda s=state: [int(b) for b in brisca.legal_mask(s)])
-        record["probe"] = capture(lambda s=state: probe(s, space, rng))
+        record["mask"] = capture(mask, state)
+        record["probe"] = capture(probe, state, space, rng)
         try:
             legal = brisca.legal_actions(state)
         except Exception as error:
@@ -202,7 +253,7 @@ def play_game(rules: brisca.Rules, label: str, game: int, seed: int) -> Iterator
         if not legal:
             yield record
             return
-        action = rng.choice(legal)
+        action = choose(legal, rng)
         record["action"] = str(action)
         try:
             state, events = brisca.step(state, action)
@@ -211,7 +262,7 @@ def play_game(rules: brisca.Rules, label: str, game: int, seed: int) -> Iterator
             yield record
             return
         record["events"] = [repr(e) for e in events]
-        record["event_dicts"] = capture(lambda ev=events: [canonical(e.to_dict()) for e in ev])
+        record["event_dicts"] = capture(event_dicts, events)
         yield record
         step += 1
     yield end_of_game(key, state, step)
@@ -250,18 +301,19 @@ def play_match(name: str, match_seed: int, seed: int) -> Iterator[Record]:
     except Exception as error:
         yield {"id": f"{key} start", "kind": "match_start", **error_of(error)}
         return
-    step = 0
+    step, last_hand = 0, -1
     while not match.is_over and step < MATCH_STEP_CAP:
         seat = match.to_act
         record: Record = {"id": f"{key} step {step}", "kind": "match_step", "to_act": seat}
         record["hand_number"] = match.hand_number
-        record["view"] = capture(
-            lambda m=match, s=seat: canonical(brisca.observation_to_dict(brisca.observe(m, s)))
-        )
+        if step % MATCH_VIEW_EVERY == 0 or match.hand_number != last_hand:
+            # A match's view holds every hand so far: costly, so only now and then.
+            record["view"] = capture(match_view, match, seat)
+        last_hand = match.hand_number
         try:
             legal = brisca.legal_actions(match)
             record["legal"] = [str(a) for a in legal]
-            action = rng.choice(legal)
+            action = choose(legal, rng)
             record["action"] = str(action)
             match = brisca.apply(match, action)
         except Exception as error:
@@ -301,10 +353,14 @@ def record(path: str, games: int, seed: int) -> None:
     start = time.perf_counter()
     counts = {"records": 0, "games": 0, "steps": 0, "matches": 0, "match_steps": 0}
     kinds = {"end": "games", "step": "steps", "match_end": "matches", "match_step": "match_steps"}
-    with gzip.open(path, "wt", encoding="utf-8", compresslevel=6) as out:
+    # No name and no time in the gzip header: the same corpus gives the same bytes.
+    with (
+        open(path, "wb") as raw,
+        gzip.GzipFile(filename="", mode="wb", compresslevel=6, fileobj=raw, mtime=0) as packed,
+        io.TextIOWrapper(packed, encoding="utf-8") as out,
+    ):
         for item in corpus(games, seed):
-            out.write(json.dumps(item, sort_keys=True, ensure_ascii=False, separators=(",", ":")))
-            out.write("\n")
+            out.write(line_of(item) + "\n")
             counts["records"] += 1
             if item["kind"] in kinds:
                 counts[kinds[item["kind"]]] += 1
@@ -313,14 +369,31 @@ def record(path: str, games: int, seed: int) -> None:
     print(f"wrote {path}: {summary} in {elapsed:.1f}s")
 
 
-def read(path: str) -> dict[str, Record]:
-    """A corpus by record id."""
-    with gzip.open(path, "rt", encoding="utf-8") as lines:
-        items = (json.loads(line) for line in lines)
-        return {item["id"]: item for item in items}
+def line_of(item: Record) -> str:
+    """A record as one line of JSON: its id first, then the other fields by sorted key."""
+    rest = {k: v for k, v in item.items() if k != "id"}
+    body = json.dumps(rest, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return '{"id":' + json.dumps(item["id"], ensure_ascii=False) + "," + body[1:]
+
+
+_DECODER = json.JSONDecoder()
+
+
+def lines(path: str) -> Iterator[tuple[str, str]]:
+    """A corpus's lines with their record ids, read without parsing the rest of each line."""
+    with gzip.open(path, "rt", encoding="utf-8") as text:
+        for line in text:
+            record_id, _ = _DECODER.raw_decode(line, len('{"id":'))
+            yield record_id, line
+
+
+def digests(path: str) -> dict[str, bytes]:
+    """A digest of each record by id: equal records are equal lines."""
+    return {i: hashlib.blake2b(line.encode()).digest() for i, line in lines(path)}
 
 
 def shown(value: Any, limit: int = 300) -> str:
+    """A field's value as text, cut to `limit` characters."""
     text = value if isinstance(value, str) else json.dumps(value, sort_keys=True)
     return text if len(text) <= limit else text[:limit] + f"... ({len(text)} chars)"
 
@@ -330,21 +403,24 @@ def compare(path_a: str, path_b: str, show: int = 5) -> int:
 
     Returns the exit status: 0 when they agree, 1 on any difference.
     """
-    a, b = read(path_a), read(path_b)
+    a, b = digests(path_a), digests(path_b)
     ids = list(a) + [i for i in b if i not in a]
     differing = [i for i in ids if a.get(i) != b.get(i)]
     print(f"compared {len(ids)} records: {len(differing)} differences")
+    first = set(differing[:show])
+    left = {i: json.loads(line) for i, line in lines(path_a) if i in first}
+    right = {i: json.loads(line) for i, line in lines(path_b) if i in first}
     for record_id in differing[:show]:
-        left, right = a.get(record_id), b.get(record_id)
-        if left is None or right is None:
-            where = path_a if left is None else path_b
+        if record_id not in left or record_id not in right:
+            where = path_b if record_id in left else path_a
             print(f"- {record_id}: missing from {where}")
             continue
         print(f"- {record_id}:")
-        for field in sorted(set(left) | set(right)):
-            if left.get(field) != right.get(field):
-                print(f"    {field}:\n      A: {shown(left.get(field))}")
-                print(f"      B: {shown(right.get(field))}")
+        one, other = left[record_id], right[record_id]
+        for field in sorted(set(one) | set(other)):
+            if one.get(field) != other.get(field):
+                print(f"    {field}:\n      A: {shown(one.get(field))}")
+                print(f"      B: {shown(other.get(field))}")
     return 1 if differing else 0
 
 
