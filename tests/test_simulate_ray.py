@@ -26,6 +26,16 @@ from brisca.agents.bots import bot_seed
 from brisca.cli import main
 
 TESTS = Path(__file__).resolve().parent
+#: Seconds the tests let Ray's processes take to start and register, through Ray's own
+#: settings: far above its defaults, so that a busy machine slows the tests, not fails them.
+STARTUP_WAIT = 300
+#: Ray's own wait for its node to register is fixed at 30 s, so a start is tried again.
+STARTUP_ATTEMPTS = 3
+STARTUP_KNOBS = (
+    "RAY_raylet_start_wait_time_s",
+    "RAY_worker_register_timeout_seconds",
+    "RAY_gcs_rpc_server_reconnect_timeout_s",
+)
 
 
 @pytest.fixture(scope="module")
@@ -38,12 +48,29 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         patch.setenv(ray_bots.FOLDER, str(orders))
         patch.delenv("RAY_ADDRESS", raising=False)
         patch.delenv("RAY_AUTH_MODE", raising=False)  # ray.init sets it; put back after
-        info = ray.init(
-            num_cpus=2,
-            include_dashboard=False,
-            object_store_memory=100 * 2**20,
-            logging_level=logging.WARNING,
-        )
+        # On a loaded machine Ray's processes start slowly: wait for them generously
+        # (STARTUP_WAIT seconds each) rather than fail on Ray's shorter defaults.
+        for knob in STARTUP_KNOBS:
+            patch.setenv(knob, str(STARTUP_WAIT))
+        info = None
+        for attempt in range(1, STARTUP_ATTEMPTS + 1):
+            try:
+                info = ray.init(
+                    num_cpus=2,
+                    include_dashboard=False,
+                    object_store_memory=100 * 2**20,
+                    logging_level=logging.WARNING,
+                )
+                break
+            except Exception as error:  # any failure to start: try again, then say so
+                ray.shutdown()
+                if attempt == STARTUP_ATTEMPTS:
+                    pytest.fail(
+                        f"a local Ray instance did not start in {STARTUP_ATTEMPTS} attempts, "
+                        f"waiting up to {STARTUP_WAIT} s for its processes "
+                        f"({', '.join(STARTUP_KNOBS)}): {type(error).__name__}: {error}"
+                    )
+        assert info is not None
         try:
             yield str(info.address_info["address"])
         finally:
