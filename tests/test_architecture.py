@@ -43,10 +43,12 @@ FOLDERS: dict[str, frozenset[str]] = {
     "formats": frozenset({"game", "formats"}),
     "agents": frozenset({"game", "agents"}),
     "runs": frozenset({"game", "formats", "agents", "runs"}),
+    # The batch engine (the batch extra): many games in lock-step, for research.
+    "batch": frozenset({"game", "agents", "batch"}),
     "testing": frozenset({"game", "formats", "agents", "testing"}),
-    "envs": frozenset({"game", "formats", "agents", "envs"}),
+    "envs": frozenset({"game", "formats", "agents", "batch", "envs"}),
     "server": frozenset({"game", "formats", "agents", "server"}),
-    "cli": frozenset({"brisca", "game", "formats", "agents", "runs", "server", "cli"}),
+    "cli": frozenset({"brisca", "game", "formats", "agents", "runs", "batch", "server", "cli"}),
     "__main__": frozenset({"cli"}),
     "brisca": frozenset({"brisca", "game", "formats", "agents"}),
 }
