@@ -117,7 +117,7 @@ def test_import_brisca_imports_no_framework_and_the_id_needs_no_import() -> None
         "ray",
     )
     script = (
-        "import sys, brisca, brisca.envs, brisca.cli.main, brisca.server\n"
+        "import sys, brisca, brisca.envs, brisca.cli, brisca.server\n"
         f"print(sorted(m for m in {frameworks!r} if m in sys.modules))\n"
         "import gymnasium\n"
         "env = gymnasium.make('brisca.envs.gymnasium:brisca/Brisca-v0', rules='spanish-4p')\n"

@@ -243,7 +243,7 @@ def test_the_command_and_a_local_run_import_no_ray() -> None:
     brisca.runs.simulate or a local run."""
     script = (
         "import sys, brisca, brisca.runs.simulate\n"
-        "from brisca.cli.main import main\n"
+        "from brisca.cli import main\n"
         "main(['simulate', '-q', '-n', '3', '--seed', '1'])\n"
         "print('ray' in sys.modules)\n"
     )
