@@ -173,7 +173,7 @@ def test_an_action_outside_the_action_space_is_a_notation_error(action: object) 
     ("arguments", "error", "message"),
     [
         ({"rules": "spanish-9p"}, brisca.RulesError, "unknown preset"),
-        ({"seat": 2}, brisca.StateError, "seat must be from 0 to 1"),
+        ({"seat": 2}, brisca.StateError, "seat must be an int from 0 to 1"),
         ({"reward": "points"}, brisca.StateError, "reward must be one of"),
         ({"illegal": "ignore"}, brisca.StateError, "illegal must be one of"),
         ({"illegal_reward": "low"}, brisca.StateError, "illegal_reward must be a number"),

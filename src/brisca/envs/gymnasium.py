@@ -55,7 +55,7 @@ from brisca.envs.common import (
 )
 from brisca.game.actions import Action
 from brisca.game.engine import apply, checked_rules, legal_actions, observe, refusal, result
-from brisca.game.errors import BotError, IllegalActionError, StateError, describe
+from brisca.game.errors import BotError, IllegalActionError, StateError, checked_int, describe
 from brisca.game.rules import Rules
 from brisca.game.state import HandResult, State
 
@@ -117,9 +117,7 @@ class BriscaEnv(gymnasium.Env[_Obs, Any]):
     ) -> None:
         self.rules = checked_rules(rules)
         n = self.rules.num_players
-        if type(seat) is not int or not 0 <= seat < n:
-            raise StateError(f"seat must be from 0 to {n - 1}, got {describe(seat)}")
-        self.seat = seat
+        self.seat = checked_int(seat, "seat", 0, n - 1)
         self.reward_mode = checked_reward(reward)
         self.illegal = checked_illegal(illegal)
         if illegal_reward is None:

@@ -175,10 +175,13 @@ def checked_int(
 
 
 def int_range(least: int, most: int | None) -> str:
-    """The range of :func:`checked_int` in words: ``an int from 0 to 3``, ``an int of at
-    least 1``; a bound past 2**64 is written as a power of two less one."""
+    """The range of :func:`checked_int` in words: ``a non-negative int``, ``a positive
+    int``, ``an int of at least 2``, ``an int from 0 to 3``; a bound past 2**64 is
+    written as a power of two less one."""
     if most is None:
-        return f"an int of at least {least}"
+        return {0: "a non-negative int", 1: "a positive int"}.get(
+            least, f"an int of at least {least}"
+        )
     top = f"2**{most.bit_length()} - 1" if most >= 2**64 and (most + 1) & most == 0 else str(most)
     return f"an int from {least} to {top}"
 

@@ -63,7 +63,7 @@ import attrs
 from brisca.agents.bots import Bot, bot_seed, make_bot, play_game
 from brisca.game.actions import Action
 from brisca.game.engine import checked_rules, new_game
-from brisca.game.errors import StateError, describe
+from brisca.game.errors import StateError, checked_int, describe
 from brisca.game.presets import preset_name, rules_to_dict
 from brisca.game.rng import Generator
 from brisca.game.rules import Rules, TeamMode
@@ -471,9 +471,7 @@ def _played(tasks: list[tuple[str, str, Rules, int, int, int]], jobs: int) -> It
 
 
 def _count(value: object, what: str, least: int) -> int:
-    if type(value) is not int or value < least:
-        raise StateError(f"{what} must be an int of at least {least}, got {describe(value)}")
-    return value
+    return checked_int(value, what, least)
 
 
 def run_arena(

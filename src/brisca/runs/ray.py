@@ -36,7 +36,7 @@ try:
 except ImportError as missing:
     raise ImportError(f"brisca.runs.ray needs Ray: pip install 'brisca[ray]' ({missing})") from None
 
-from brisca.game.errors import BriscaError, describe
+from brisca.game.errors import BriscaError, checked_int, describe
 from brisca.runs.simulate import Chunk, Game, Task, checked_tasks, play
 
 __all__ = [
@@ -160,9 +160,7 @@ def _named(part: range) -> str:
 
 
 def _count(name: str, value: object, least: int) -> None:
-    if type(value) is not int or value < least:
-        kind = "a positive" if least else "a non-negative"
-        raise BriscaError(f"{name} must be {kind} int, got {describe(value)}")
+    checked_int(value, name, least, error=BriscaError)
 
 
 def _cpus() -> int:

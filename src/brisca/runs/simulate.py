@@ -31,7 +31,7 @@ import attrs
 
 from brisca.agents.bots import bot_seed, make_bot, play_game
 from brisca.formats import records
-from brisca.game.errors import StateError, as_state_error, describe
+from brisca.game.errors import StateError, as_state_error, checked_int, describe
 from brisca.game.presets import preset
 from brisca.game.rng import Generator
 from brisca.runs.stats import wilson_interval
@@ -107,10 +107,8 @@ def tasks(
         )
     for name in seating:
         make_bot(name)  # an unknown bot fails now, not in a worker
-    if type(n) is not int or n < 1:
-        raise StateError(f"the number of games must be a positive int, got {describe(n)}")
-    if type(seed) is not int or seed < 0:
-        raise StateError(f"a seed must be a non-negative int, got {describe(seed)}")
+    checked_int(n, "the number of games", 1)
+    checked_int(seed, "a seed")
     stream = Generator(seed)
     players = rules.num_players
     bots = tuple(seating)
@@ -145,8 +143,7 @@ def play(task: Task) -> Game:
     names = task.bots
     if not isinstance(names, tuple) or not all(isinstance(name, str) for name in names):
         raise StateError(f"a task's bots are a tuple of names, got {describe(names)}")
-    if type(task.seed) is not int or task.seed < 0:
-        raise StateError(f"a task's seed must be a non-negative int, got {describe(task.seed)}")
+    checked_int(task.seed, "a task's seed")
     if type(task.keep_record) is not bool:
         raise StateError(f"a task's keep_record must be a bool, got {describe(task.keep_record)}")
     bots = [make_bot(bot, bot_seed(task.seed, seat)) for seat, bot in enumerate(task.bots)]
@@ -168,8 +165,7 @@ def run_local(run: Sequence[Task], jobs: int = 1) -> Iterator[Chunk]:
         BriscaError: `run` is not a sequence of tasks, or `jobs` is not a positive int.
     """
     run = checked_tasks(run)
-    if type(jobs) is not int or jobs < 1:
-        raise StateError(f"jobs must be a positive int, got {describe(jobs)}")
+    checked_int(jobs, "jobs", 1)
     return _run_local(run, jobs)
 
 
@@ -201,8 +197,7 @@ def gather(
         BriscaError: a chunk that is not an index and games, or lies outside the run;
             games missing at the end.
     """
-    if type(total) is not int or total < 0:
-        raise StateError(f"total must be a non-negative int, got {describe(total)}")
+    checked_int(total, "total")
     if not isinstance(chunks, Iterable):
         raise StateError(f"chunks must be an iterable of (index, games), got {describe(chunks)}")
     games: list[Game | None] = [None] * total

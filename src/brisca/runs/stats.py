@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import math
 
-from brisca.game.errors import StateError, describe
+from brisca.game.errors import StateError, checked_int, describe
 
 __all__ = ["EXACT_SIGN_TEST", "Z95", "sign_test", "wilson_interval"]
 
@@ -28,8 +28,7 @@ def wilson_interval(wins: float, games: int, z: float = Z95) -> tuple[float, flo
         StateError: `games` is not a non-negative int, or `wins` not a number from 0
             to `games`.
     """
-    if type(games) is not int or games < 0:
-        raise StateError(f"games must be a non-negative int, got {describe(games)}")
+    checked_int(games, "games")
     if not isinstance(wins, (int, float)) or isinstance(wins, bool) or not 0 <= wins <= games:
         raise StateError(f"wins must be a number from 0 to {games}, got {describe(wins)}")
     if games == 0:
@@ -59,8 +58,7 @@ def sign_test(positive: int, negative: int) -> float:
         StateError: a count that is not a non-negative int.
     """
     for count in (positive, negative):
-        if type(count) is not int or count < 0:
-            raise StateError(f"a count must be a non-negative int, got {describe(count)}")
+        checked_int(count, "a count")
     n = positive + negative
     k = min(positive, negative)
     if n == 0 or 2 * k + 1 >= n:  # an even split, or one away: the tail is half or more
