@@ -30,7 +30,7 @@ from brisca.cli.serve import listen
 from brisca.game.engine import trump_is_public
 from brisca.game.rules import PartnerHandVisibility
 from brisca.server import protocol
-from brisca.server.app import OUTBOX, Connection, create_app
+from brisca.server.app import OUTBOX, Connection, Limits, create_app
 from brisca.server.protocol import MAX_MESSAGE
 from brisca.server.store import MemoryStore, StoreFull, TableStore
 from brisca.server.tables import Table, new_table, read_rules
@@ -116,11 +116,18 @@ class Server:
         self.client.portal.call(self.hub.idle)  # type: ignore[union-attr]
 
 
+@contextlib.contextmanager
+def running(**options: Any) -> Iterator[Server]:
+    """The application made with `options` (seeds allowed) under the test client."""
+    with contextlib.ExitStack() as stack:
+        client = stack.enter_context(TestClient(create_app(seeds=True, **options)))
+        yield Server(client, stack)
+
+
 @pytest.fixture
 def server() -> Iterator[Server]:
-    with contextlib.ExitStack() as stack:
-        client = stack.enter_context(TestClient(create_app(seeds=True)))
-        yield Server(client, stack)
+    with running() as started:
+        yield started
 
 
 def seat_all(server: Server, table_id: str, tokens: list[str]) -> dict[int, Seat]:
@@ -403,8 +410,10 @@ def test_table_requests_are_checked(server: Server) -> None:
         {"rules": {"preset": "spanish-2p", "overrides": {"num_players": 9}}, "seats": []},
         "num_players",
     )
-    refused(None, "more than 4096 bytes", content=b" " * 5000)
-    refused(None, "not a JSON request", content=b"{")
+    json_type = {"Content-Type": "application/json"}
+    refused(None, "not a JSON request", content=b"{", headers=json_type)
+    too_long = client.post("/api/tables", content=b" " * 5000, headers=json_type)
+    assert too_long.status_code == 413 and "more than 4096 bytes" in too_long.json()["error"]
     plain = TestClient(create_app())  # a public server deals its own games
     answer = plain.post(
         "/api/tables", json={"rules": "spanish-2p", "seats": ["human"] * 2, "seed": 1}
@@ -554,9 +563,14 @@ def test_a_bot_that_fails_is_replaced_by_the_first_legal_action(
     assert server.stored(table_id).is_over and calls[0] == 20
 
 
-def test_many_tables_play_at_once(server: Server) -> None:
+def test_many_tables_play_at_once() -> None:
     """Thirty tables: ten of people (here, test clients) against bots, moving in turns
     table by table, and twenty of bots alone; every game ends with a valid record."""
+    with running(limits=Limits(tables_per_address=30, bot_tables=20)) as server:
+        play_many_tables(server)
+
+
+def play_many_tables(server: Server) -> None:
     people = []
     for k in range(10):
         table_id, tokens = server.table(
@@ -813,3 +827,16 @@ def test_tables_and_updates_refuse_bad_seats_and_unknown_bots() -> None:
     stored["seats"][1]["bot"] = "vanished"
     with pytest.raises(brisca.StateError, match="vanished"):
         Table.from_json(json.dumps(stored))
+
+
+def test_brisca_serve_refuses_a_store_it_cannot_use_and_limits_not_positive(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A --store file that is no table store, or a limit of 0, is a usage error (exit 2)."""
+    notes = tmp_path / "notes.txt"
+    notes.write_text("not a database " * 100, encoding="utf-8")
+    assert main(["serve", "--port", "0", "--store", str(notes)]) == 2
+    assert "cannot use the table store" in capsys.readouterr().err
+    for option in ("--idle-timeout", "--tables-per-address", "--bot-tables"):
+        assert main(["serve", "--port", "0", option, "0"]) == 2
+        assert "must be a positive" in capsys.readouterr().err

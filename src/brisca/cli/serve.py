@@ -36,6 +36,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=0.4,
         help="seconds a bot waits before it plays, so that people can follow (default 0.4)",
     )
+    parser.add_argument(
+        "--store", metavar="PATH", help="keep the tables in this SQLite file, across restarts"
+    )
+    parser.add_argument(
+        "--idle-timeout", type=float, help="seconds before an idle table is closed (default 3600)"
+    )
+    parser.add_argument(
+        "--tables-per-address", type=int, help="tables in play one address may make (default 20)"
+    )
+    parser.add_argument(
+        "--bot-tables", type=int, help="tables of bots alone in play at once (default 4)"
+    )
 
 
 def listen(host: str, port: int) -> socket.socket:
@@ -69,12 +81,14 @@ def command(args: argparse.Namespace, style: Style = PLAIN) -> int:
     it prints shows no card, so `style` changes nothing.
 
     Raises:
-        BriscaError: the extra is missing, or the address cannot be had (a usage error).
+        BriscaError: the extra is missing, the address cannot be had, a limit is not
+            positive or the store's file cannot be used (a usage error).
     """
     try:
         import uvicorn
 
-        from brisca.server.app import create_app
+        from brisca.server.app import Limits, create_app
+        from brisca.server.store import MemoryStore, SQLiteStore
     except ImportError as missing:
         raise BriscaError(
             f"brisca serve needs the serve extra: {INSTALL_HINT} ({missing})"
@@ -83,19 +97,30 @@ def command(args: argparse.Namespace, style: Style = PLAIN) -> int:
         raise BriscaError(f"--port must be from 0 to 65535, got {args.port}")
     if not 0 <= args.bot_delay <= 60:
         raise BriscaError(f"--bot-delay must be from 0 to 60 seconds, got {args.bot_delay}")
-    sock = listen(args.host, args.port)
-    print(f"brisca serve: open {url(sock)} in a browser (Ctrl+C stops it)", flush=True)
-    if args.host not in ("127.0.0.1", "localhost", "::1"):
-        print("brisca serve: listening beyond this machine; see the docs before going public")
-    config = uvicorn.Config(
-        create_app(bot_delay=args.bot_delay),
-        log_level="warning",
-        ws_max_size=MAX_FRAME,
-        lifespan="on",
-    )
+    chosen = {
+        "idle_timeout": args.idle_timeout,
+        "tables_per_address": args.tables_per_address,
+        "bot_tables": args.bot_tables,
+    }
+    limits = Limits(**{name: value for name, value in chosen.items() if value is not None})
+    store = MemoryStore() if args.store is None else SQLiteStore(args.store)
     try:
-        uvicorn.Server(config).run(sockets=[sock])
+        sock = listen(args.host, args.port)
+        print(f"brisca serve: open {url(sock)} in a browser (Ctrl+C stops it)", flush=True)
+        if args.host not in ("127.0.0.1", "localhost", "::1"):
+            print("brisca serve: listening beyond this machine; see the docs before going public")
+        config = uvicorn.Config(
+            create_app(store, bot_delay=args.bot_delay, limits=limits),
+            log_level="warning",
+            ws_max_size=MAX_FRAME,
+            lifespan="on",
+        )
+        try:
+            uvicorn.Server(config).run(sockets=[sock])
+        finally:
+            sock.close()
     finally:
-        sock.close()
+        if isinstance(store, SQLiteStore):
+            store.close()
     print("brisca serve: stopped", file=sys.stderr)
     return 0

@@ -7,7 +7,7 @@ it may see and scores, all through the library; it holds no rule of its own.
   as an immutable value: who sits where, each seat's view and events, the
   records of the finished hands;
 - :mod:`brisca.server.store`: where tables live, behind one small interface,
-  with an in-memory store;
+  in memory or in a SQLite file that survives a restart;
 - :mod:`brisca.server.protocol`: the messages, read and written as the
   library's own JSON;
 - :mod:`brisca.server.bot_seats`: the bots that play their seats, off the

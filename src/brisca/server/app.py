@@ -17,9 +17,14 @@ runs :func:`create_app` under uvicorn. Routes:
 - ``WS /ws``: the game, as :mod:`brisca.server.protocol` describes it.
 
 One :class:`Hub` per application holds what a process must: each table's lock,
-so that moves at a table happen one at a time, the open connections, and the
-tasks that let the bots play. The tables themselves are in the
-:class:`~brisca.server.store.TableStore`.
+so that moves at a table happen one at a time, the open connections, what each
+client address holds, and the tasks that let the bots play. The tables
+themselves are in the :class:`~brisca.server.store.TableStore`.
+
+No client may deny the service to the others: :class:`Limits` bounds what one
+address holds (live tables, connections, requests under way, messages a second),
+the connections on one seat, the tables of bots alone, how long a body may take
+and how long a table may lie idle.
 """
 
 from __future__ import annotations
@@ -27,13 +32,16 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 import weakref
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from importlib import resources
+
+import attrs
 
 try:
     from starlette.applications import Starlette
-    from starlette.requests import Request
+    from starlette.requests import ClientDisconnect, Request
     from starlette.responses import HTMLResponse, JSONResponse, Response
     from starlette.routing import Mount, Route, WebSocketRoute
     from starlette.staticfiles import StaticFiles
@@ -45,7 +53,7 @@ except ImportError as missing:
 
 from brisca.agents.bots import BOTS
 from brisca.formats.saves import dumps_match
-from brisca.game.errors import BriscaError, NotationError, describe
+from brisca.game.errors import BriscaError, NotationError, checked_int, describe
 from brisca.game.events import Event
 from brisca.game.jsonio import Fields, parse
 from brisca.game.match import Match
@@ -56,7 +64,16 @@ from brisca.server.protocol import Act, Fill, Join, error, read_message, update
 from brisca.server.store import MemoryStore, StoreFull, TableStore
 from brisca.server.tables import Table, new_table
 
-__all__ = ["MAX_BODY", "OUTBOX", "Connection", "Hub", "create_app"]
+__all__ = [
+    "MAX_BODY",
+    "OUTBOX",
+    "Client",
+    "Connection",
+    "Hub",
+    "Limits",
+    "Refused",
+    "create_app",
+]
 
 log = logging.getLogger("brisca.server")
 
@@ -65,6 +82,88 @@ MAX_BODY = 4096
 #: How many messages may wait for a client that does not read them; past that the
 #: client is disconnected, so that it never holds up its table.
 OUTBOX = 256
+
+
+def _positive(instance: object, attribute: attrs.Attribute[float], value: object) -> None:
+    if type(value) not in (int, float) or not 0 < value < float("inf"):  # type: ignore[operator]
+        raise BriscaError(f"{attribute.name} must be a positive number, got {describe(value)}")
+
+
+def _count(instance: object, attribute: attrs.Attribute[int], value: object) -> None:
+    checked_int(value, attribute.name, 1, error=BriscaError)
+
+
+# --8<-- [start:limits]
+@attrs.frozen
+class Limits:
+    """What one client may hold, so that no client can deny the service to the others.
+
+    A client is an address (behind a reverse proxy, every client is the proxy's:
+    limit there instead). Every limit is configurable; the defaults suit a server
+    open to a few hundred people.
+
+    Raises:
+        BriscaError: a limit that is not a positive int (or, for times and rates,
+            number).
+    """
+
+    #: Tables in play that one address may have made: a finished or expired table
+    #: no longer counts. Past it, a new table is refused with 429.
+    tables_per_address: int = attrs.field(default=20, validator=_count)
+    #: WebSocket connections one address may hold open; past it, one is refused.
+    connections_per_address: int = attrs.field(default=32, validator=_count)
+    #: Connections joined to one seat (tabs with the same link); a new one closes the
+    #: oldest, which is told with a ``replaced`` error.
+    connections_per_seat: int = attrs.field(default=3, validator=_count)
+    #: HTTP requests of one address sending their bodies at once; past it, 429.
+    requests_per_address: int = attrs.field(default=8, validator=_count)
+    #: Messages a second that one address's connections may send together, with a
+    #: burst of as many; past it, the server waits before it reads on.
+    messages_per_second: float = attrs.field(default=50.0, validator=_positive)
+    #: Tables of bots alone (no person's seat) in play on the whole server; past it,
+    #: a new one is refused with 503.
+    bot_tables: int = attrs.field(default=4, validator=_count)
+    #: Seconds after which a table nobody has moved at, joined or made is forgotten;
+    #: its seats get an ``expired`` error, and their connections are closed.
+    idle_timeout: float = attrs.field(default=3600.0, validator=_positive)
+    #: Seconds a request may take to send its body; past it, 408.
+    body_timeout: float = attrs.field(default=10.0, validator=_positive)
+
+
+# --8<-- [end:limits]
+
+
+class Refused(BriscaError):
+    """A request that the limits refuse, with its HTTP `status`."""
+
+    def __init__(self, why: str, status: int) -> None:
+        super().__init__(why)
+        self.status = status
+
+
+class Client:
+    """What one address holds: connections, requests under way, tables in play, and
+    its budget of messages (a token bucket of `rate` a second, `rate` deep)."""
+
+    def __init__(self, rate: float, now: float) -> None:
+        self.rate = rate
+        self.connections = 0
+        self.requests = 0
+        self.tables: set[str] = set()
+        self._tokens = rate
+        self._stamp = now
+
+    def delay(self, now: float) -> float:
+        """Spend a message at `now`: the seconds to wait before the next is read."""
+        self._tokens = min(self.rate, self._tokens + (now - self._stamp) * self.rate) - 1
+        self._stamp = now
+        return max(0.0, -self._tokens / self.rate)
+
+    @property
+    def holds_nothing(self) -> bool:
+        """Whether the address holds nothing, so that it need not be remembered."""
+        return not (self.connections or self.requests or self.tables) and self._tokens >= 0
+
 
 # What a page may load: its own files, and its own WebSocket; nothing inline.
 _HEADERS = {
@@ -78,15 +177,20 @@ _HEADERS = {
 class Connection:
     """One browser's WebSocket, the seat it joined, and the messages waiting for it."""
 
-    def __init__(self, websocket: WebSocket) -> None:
+    def __init__(self, websocket: WebSocket, address: str = "") -> None:
         self.websocket = websocket
+        #: The client's address, by which its limits are counted.
+        self.address = address
         self.table: str | None = None
         self.seat: int | None = None
-        self.outbox: asyncio.Queue[str] = asyncio.Queue(OUTBOX)
+        # The messages to send, in order; ``None`` says: close once the rest is sent.
+        self.outbox: asyncio.Queue[str | None] = asyncio.Queue(OUTBOX)
         #: The task that sends the outbox, once :meth:`start` has made it.
         self.writer: asyncio.Task[None] | None = None
         #: The task that closes a connection cut off.
         self.closing: asyncio.Task[None] | None = None
+        #: Whether the connection is being closed: the hub sends it nothing more.
+        self.closed = False
 
     def start(self) -> asyncio.Task[None]:
         """Start sending the queued messages, in order."""
@@ -95,27 +199,44 @@ class Connection:
 
     def send(self, text: str) -> None:
         """Queue `text` for the client; a client too far behind is cut off instead."""
+        if self.closed:
+            return
         try:
             self.outbox.put_nowait(text)
         except asyncio.QueueFull:
             self.cut_off()
 
+    def finish(self, last: str) -> None:
+        """Send `last` after what is queued, then close the connection (normally)."""
+        self.send(last)
+        if not self.closed:
+            self.closed = True
+            try:
+                self.outbox.put_nowait(None)
+            except asyncio.QueueFull:
+                self.closed = False  # so that cut_off goes on
+                self.cut_off()
+
     def cut_off(self) -> None:
         """Stop sending, and close the connection (policy violation: it does not read)."""
-        if self.writer is None or self.closing is not None:
+        if self.closing is not None:
             return
         log.warning("cutting off a connection to table %s that does not read", self.table)
-        self.writer.cancel()
+        self.closed = True
+        if self.writer is not None:
+            self.writer.cancel()
         self.closing = asyncio.create_task(self._close(1008))
 
     def stop(self) -> None:
         """Stop sending: the client has gone."""
+        self.closed = True
         if self.writer is not None:
             self.writer.cancel()
 
     async def _write(self) -> None:
-        while True:
-            await self.websocket.send_text(await self.outbox.get())
+        while (text := await self.outbox.get()) is not None:
+            await self.websocket.send_text(text)
+        await self._close(1000)
 
     async def _close(self, code: int) -> None:
         with contextlib.suppress(Exception):  # it may be gone already
@@ -123,14 +244,28 @@ class Connection:
 
 
 class Hub:
-    """What one process keeps besides the store: locks, connections and bot tasks."""
+    """What one process keeps besides the store: locks, connections, clients and bot tasks."""
 
-    def __init__(self, store: TableStore, bot_delay: float = 0.0) -> None:
+    def __init__(
+        self,
+        store: TableStore,
+        bot_delay: float = 0.0,
+        limits: Limits | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.store = store
         #: Seconds a bot waits before it plays, so that people can follow the table.
         self.bot_delay = bot_delay
+        self.limits = limits if limits is not None else Limits()
+        self.clock = clock
         self.bots = BotSeats()
-        self.connections: dict[str, set[Connection]] = {}
+        #: The connections joined to each table, the oldest first.
+        self.connections: dict[str, list[Connection]] = {}
+        #: What each address holds, while it holds anything.
+        self.clients: dict[str, Client] = {}
+        # Who made each table in play (by address), and which of them bots alone play.
+        self._makers: dict[str, str] = {}
+        self._bots_alone: set[str] = set()
         # A lock lives while a task holds it or waits for it, and no longer.
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
         self._runners: dict[str, asyncio.Task[None]] = {}
@@ -142,17 +277,67 @@ class Hub:
             lock = self._locks[table_id] = asyncio.Lock()
         return lock
 
-    async def create(self, table: Table) -> None:
-        """Keep a new table and let its bots play.
+    def client(self, address: str) -> Client:
+        """What `address` holds (made on first use; :meth:`release` forgets it)."""
+        client = self.clients.get(address)
+        if client is None:
+            client = self.clients[address] = Client(self.limits.messages_per_second, self.clock())
+        return client
+
+    def release(self, address: str) -> None:
+        """Forget `address` if it holds nothing any more."""
+        client = self.clients.get(address)
+        if client is not None and client.holds_nothing:
+            del self.clients[address]
+
+    async def create(self, table: Table, address: str = "") -> None:
+        """Keep a new table made by `address`, and let its bots play.
 
         Raises:
+            Refused: the address has as many tables in play as it may (429), or the
+                server as many tables of bots alone (503).
             StoreFull: the store has no room.
         """
+        held = self.clients[address].tables if address in self.clients else ()
+        if len(held) >= self.limits.tables_per_address:
+            raise Refused(
+                f"you have {len(held)} tables in play, the limit; finish one, "
+                f"or wait until one has been idle for {self.limits.idle_timeout:g} s",
+                429,
+            )
+        alone = all(seat.is_bot for seat in table.seats)
+        if alone and len(self._bots_alone) >= self.limits.bot_tables:
+            raise Refused(
+                f"the server plays {self.limits.bot_tables} tables of bots alone, its "
+                "limit; seat a person, or try again later",
+                503,
+            )
         await self.store.add(table)
+        if not table.is_over:
+            self.client(address).tables.add(table.id)
+            self._makers[table.id] = address
+            if alone:
+                self._bots_alone.add(table.id)
         self.wake_bots(table)
 
+    def _settle(self, table_id: str) -> None:
+        """A table is over or gone: it no longer counts against its maker."""
+        self._bots_alone.discard(table_id)
+        address = self._makers.pop(table_id, None)
+        if address is not None:
+            self.clients[address].tables.discard(table_id)
+            self.release(address)
+
+    async def _put(self, table: Table) -> None:
+        """Write a changed table, and settle it once over."""
+        await self.store.put(table)
+        if table.is_over:
+            self._settle(table.id)
+
     async def handle(self, connection: Connection, raw: object) -> None:
-        """Answer one message from a client."""
+        """Answer one message from a client (none from a connection being closed)."""
+        if connection.closed:
+            return
         try:
             message = read_message(raw)
         except NotationError as refused:
@@ -168,7 +353,10 @@ class Hub:
             await self.fill(connection, connection.table, message.bot)
 
     async def join(self, connection: Connection, message: Join) -> None:
-        """Seat `connection` where the message's token belongs, and send it the table."""
+        """Seat `connection` where the message's token belongs, and send it the table.
+
+        Past :attr:`Limits.connections_per_seat` connections on the seat, the oldest
+        is told it was replaced and closed."""
         if connection.table is not None:
             connection.send(
                 error(
@@ -192,9 +380,20 @@ class Hub:
                 connection.send(error("bad_token", "that token holds no seat at this table"))
                 return
             table = table.join(seat, message.name)
-            await self.store.put(table)
+            await self._put(table)
             connection.table, connection.seat = table.id, seat
-            self.connections.setdefault(table.id, set()).add(connection)
+            joined = self.connections.setdefault(table.id, [])
+            there = [c for c in joined if c.seat == seat and not c.closed]
+            for old in there[: max(0, len(there) - self.limits.connections_per_seat + 1)]:
+                joined.remove(old)
+                old.finish(
+                    error(
+                        "replaced",
+                        f"this seat is open in {self.limits.connections_per_seat} other "
+                        "places; this one was closed",
+                    )
+                )
+            joined.append(connection)
         self.broadcast(table, ())
         self.wake_bots(table)
 
@@ -211,7 +410,7 @@ class Hub:
             except BriscaError as refused:
                 connection.send(error("illegal", str(refused)))
                 return
-            await self.store.put(table)
+            await self._put(table)
         self.broadcast(table, events)
         self.wake_bots(table)
 
@@ -232,7 +431,7 @@ class Hub:
             if not filled:
                 connection.send(error("bad_request", "every seat is taken already"))
                 return
-            await self.store.put(table)
+            await self._put(table)
         self.broadcast(table, ())
         self.wake_bots(table)
 
@@ -240,8 +439,9 @@ class Hub:
         """Forget a closed connection, and tell the table its seat is unconnected."""
         if connection.table is None:
             return
-        connections = self.connections.get(connection.table, set())
-        connections.discard(connection)
+        connections = self.connections.get(connection.table, [])
+        if connection in connections:
+            connections.remove(connection)
         if not connections:
             self.connections.pop(connection.table, None)
         table = await self.store.get(connection.table)
@@ -250,9 +450,12 @@ class Hub:
 
     # --8<-- [start:broadcast]
     def broadcast(self, table: Table, events: tuple[Event, ...]) -> None:
-        """Send each connected seat its own update: its view, its events, its menu."""
-        connections = self.connections.get(table.id, ())
-        seated = {c.seat for c in connections}
+        """Send each connected seat its own update: its view, its events, its menu.
+
+        A connection being closed (cut off, replaced) is forgotten here: it is sent
+        nothing more, and its seat shows as unconnected from the next update."""
+        connections = self.connections.get(table.id, [])
+        seated = {c.seat for c in connections if not c.closed}
         connected = [seat in seated for seat in range(len(table.seats))]
         made: dict[int, str] = {}
         for connection in connections:
@@ -261,6 +464,7 @@ class Hub:
             if seat not in made:
                 made[seat] = update(table, seat, events, connected)
             connection.send(made[seat])
+        connections[:] = [c for c in connections if not c.closed]
 
     # --8<-- [end:broadcast]
 
@@ -288,7 +492,7 @@ class Hub:
                     if table is None or table.to_act != seat:
                         continue
                     table, events = table.act(seat, action)
-                    await self.store.put(table)
+                    await self._put(table)
                 self.broadcast(table, events)
         except Exception:
             log.exception("the bots of table %s stopped", table_id)
@@ -304,6 +508,27 @@ class Hub:
         while self._runners:
             await asyncio.gather(*self._runners.values(), return_exceptions=True)
 
+    async def sweep(self) -> list[str]:
+        """Forget the tables idle for :attr:`Limits.idle_timeout`: tell their seats, close
+        their connections, stop their bots. The ids of the tables forgotten."""
+        gone = await self.store.expire(self.limits.idle_timeout)
+        for table_id in gone:
+            self._settle(table_id)
+            self.bots.forget(table_id)
+            why = f"this table was idle for {self.limits.idle_timeout:g} s and is closed"
+            for connection in self.connections.pop(table_id, []):
+                connection.finish(error("expired", why))
+        return gone
+
+    async def sweeping(self) -> None:
+        """Sweep every minute (or every quarter of the idle timeout, if less), for ever."""
+        while True:
+            await asyncio.sleep(min(self.limits.idle_timeout / 4, 60.0))
+            try:
+                await self.sweep()
+            except Exception:
+                log.exception("the sweep of idle tables failed")
+
     async def close(self) -> None:
         """Stop every bot task."""
         for task in list(self._runners.values()):
@@ -316,7 +541,11 @@ def _static_text(name: str) -> str:
 
 
 def create_app(
-    store: TableStore | None = None, *, bot_delay: float = 0.0, seeds: bool = False
+    store: TableStore | None = None,
+    *,
+    bot_delay: float = 0.0,
+    seeds: bool = False,
+    limits: Limits | None = None,
 ) -> Starlette:
     """The web application, with its tables in `store` (a :class:`MemoryStore` by default).
 
@@ -325,10 +554,12 @@ def create_app(
         bot_delay: seconds each bot waits before it plays, so that people can follow.
         seeds: accept a ``seed`` when a table is made, which deals a known game; for
             tests and demonstrations only, since whoever picks the seed knows every card.
+        limits: what one client may hold (:class:`Limits`, its defaults when omitted).
 
-    The hub is ``app.state.hub``, and the store ``app.state.hub.store``.
+    The hub is ``app.state.hub``, and the store ``app.state.hub.store``. While the
+    application runs (between its lifespan's start and end), it forgets idle tables.
     """
-    hub = Hub(store if store is not None else MemoryStore(), bot_delay)
+    hub = Hub(store if store is not None else MemoryStore(), bot_delay, limits)
     page = _static_text("index.html")
 
     async def index(request: Request) -> Response:
@@ -346,8 +577,10 @@ def create_app(
         return JSONResponse({"presets": presets, "bots": list(BOTS)})
 
     async def create(request: Request) -> Response:
+        address = request.client.host if request.client is not None else ""
         try:
-            fields = Fields(parse(await _body(request), "a JSON request"), "request")
+            body = await _body(request, hub, address)
+            fields = Fields(parse(body, "a JSON request"), "request")
             fields.only(("rules", "seats", "match", "seed"))
             seed = fields.get("seed", int, required=False)
             if seed is not None and not seeds:
@@ -358,7 +591,11 @@ def create_app(
                 match=fields.get("match", bool, required=False) or False,
                 seed=seed,
             )
-            await hub.create(table)
+            await hub.create(table, address)
+        except ClientDisconnect:  # it hung up mid-body: nobody to answer
+            return Response(status_code=400)
+        except Refused as refused:
+            return JSONResponse({"error": str(refused)}, status_code=refused.status)
         except StoreFull as full:
             return JSONResponse({"error": str(full)}, status_code=503)
         except BriscaError as refused:
@@ -398,21 +635,36 @@ def create_app(
 
     # --8<-- [start:play]
     async def play(websocket: WebSocket) -> None:
-        await websocket.accept()
-        connection = Connection(websocket)
-        connection.start()
+        address = websocket.client.host if websocket.client is not None else ""
+        client = hub.client(address)
+        if client.connections >= hub.limits.connections_per_address:
+            hub.release(address)
+            await websocket.close(1008)  # before accepting: the handshake gets a 403
+            return
+        client.connections += 1
         try:
-            await _read(hub, connection)
+            await websocket.accept()
+            connection = Connection(websocket, address)
+            connection.start()
+            try:
+                await _read(hub, connection, client)
+            finally:
+                connection.stop()
+                await hub.leave(connection)
         finally:
-            connection.stop()
-            await hub.leave(connection)
+            client.connections -= 1
+            hub.release(address)
 
     # --8<-- [end:play]
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        yield
-        await hub.close()
+        sweeper = asyncio.create_task(hub.sweeping())
+        try:
+            yield
+        finally:
+            sweeper.cancel()
+            await hub.close()
 
     app = Starlette(
         routes=[
@@ -431,25 +683,66 @@ def create_app(
     return app
 
 
-async def _read(hub: Hub, connection: Connection) -> None:
-    """Hand each message of the client to the hub, until it disconnects."""
+# --8<-- [start:read]
+async def _read(hub: Hub, connection: Connection, client: Client) -> None:
+    """Hand each message of the client to the hub, one at a time, until it disconnects.
+
+    After each message the loop yields to the others, and waits as long as the
+    address's budget of messages says: a flood from one client is read at
+    :attr:`Limits.messages_per_second`, and never starves the other connections."""
     while True:
         message = await connection.websocket.receive()
         if message["type"] == "websocket.disconnect":
             return
         text = message.get("text")
         await hub.handle(connection, text if text is not None else message.get("bytes"))
+        await asyncio.sleep(client.delay(hub.clock()))
 
 
-async def _body(request: Request) -> bytes:
-    """The request's body, refused past `MAX_BODY` bytes before more is read.
+# --8<-- [end:read]
+
+
+def _is_json(content_type: str) -> bool:
+    return content_type.split(";", 1)[0].strip().lower() == "application/json"
+
+
+async def _body(request: Request, hub: Hub, address: str) -> bytes:
+    """The request's body: JSON only, at most `MAX_BODY` bytes, sent within the time limit.
+
+    A body that is not JSON is refused before it is read, so that a form on another
+    site (which can only send form or plain-text bodies) cannot make tables here.
 
     Raises:
-        NotationError: the body is too long.
+        Refused: not JSON (415), too long (413), too many requests of the address under
+            way (429), or slower than :attr:`Limits.body_timeout` (408).
+        ClientDisconnect: the client hung up.
     """
-    body = b""
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > MAX_BODY:
-            raise NotationError(f"a request body of more than {MAX_BODY} bytes")
-    return body
+    if not _is_json(request.headers.get("content-type", "")):
+        raise Refused("send the table's request as JSON (Content-Type: application/json)", 415)
+    too_long = Refused(f"a request body of more than {MAX_BODY} bytes", 413)
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > MAX_BODY:
+        raise too_long
+    client = hub.client(address)
+    if client.requests >= hub.limits.requests_per_address:
+        hub.release(address)
+        raise Refused("too many of your requests are under way; try again later", 429)
+
+    async def read() -> bytes:
+        body = bytearray()
+        async for chunk in request.stream():
+            body += chunk
+            if len(body) > MAX_BODY:
+                raise too_long
+        return bytes(body)
+
+    client.requests += 1
+    try:
+        return await asyncio.wait_for(read(), hub.limits.body_timeout)
+    except asyncio.TimeoutError:
+        raise Refused(
+            f"the request's body took more than {hub.limits.body_timeout:g} s", 408
+        ) from None
+    finally:
+        client.requests -= 1
+        hub.release(address)

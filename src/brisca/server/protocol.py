@@ -26,7 +26,10 @@ reader, after a size check: at most :data:`MAX_MESSAGE` characters.
   ``moves`` never plays twice in one turn;
 - ``{"type": "error", "code": CODE, "error": WHY}`` when a message is refused:
   the library's reason for an illegal or unreadable action, or what is wrong with
-  the message. Nothing changes, and the connection stays open.
+  the message. Nothing changes, and the connection stays open. Two codes end the
+  connection instead, which the server closes after them: ``replaced`` (the seat
+  was opened in more places than it may be, and this is the oldest) and
+  ``expired`` (the table was idle too long and is gone).
 
 >>> read_message('{"type": "action", "action": "3C"}')
 Act(action='3C')
@@ -74,6 +77,8 @@ CODES = {
     "not_joined": "join a table before playing",
     "illegal": "the rules refuse the action, or cannot read it: the library's reason",
     "bad_request": "the request is understood but cannot be done",
+    "replaced": "the seat was opened in too many other places: this connection is closed",
+    "expired": "the table was idle too long and is gone: this connection is closed",
 }
 
 

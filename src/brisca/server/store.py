@@ -1,10 +1,11 @@
-"""Where the tables live: one small interface, and a store in this process's memory.
+"""Where the tables live: one small interface, a store in memory and one in a file.
 
 The application reads and writes tables only through :class:`TableStore`, so
 a shared store (Redis, a database) can replace :class:`MemoryStore` without
 touching the rest. Its methods are coroutines for that reason. A table is an
 immutable value, and :meth:`brisca.server.tables.Table.to_json` writes the
-whole of it as text, which is what such a store would keep:
+whole of it as text, which is what such a store keeps: :class:`SQLiteStore`
+keeps it in a SQLite file, so that the tables survive a restart.
 
 >>> import asyncio
 >>> from brisca.server.tables import new_table
@@ -22,15 +23,31 @@ brisca.server.store.StoreFull: the server holds 1 tables, its limit; try again l
 from __future__ import annotations
 
 import abc
+import asyncio
+import logging
+import os
+import sqlite3
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import TypeVar
 
 from brisca.game.errors import BriscaError
 from brisca.server.tables import Table
 
-__all__ = ["MemoryStore", "StoreFull", "TableStore"]
+__all__ = ["MemoryStore", "SQLiteStore", "StoreError", "StoreFull", "TableStore"]
+
+log = logging.getLogger("brisca.server")
+
+T = TypeVar("T")
 
 
 class StoreFull(BriscaError):
     """The store holds as many tables as it may."""
+
+
+class StoreError(BriscaError):
+    """The store's file cannot be used: not a store, or another process holds it."""
 
 
 # --8<-- [start:interface]
@@ -59,6 +76,11 @@ class TableStore(abc.ABC):
     async def put(self, table: Table) -> None:
         """Replace a table by its new value, after a move or a seat taken."""
 
+    async def expire(self, idle: float) -> list[str]:
+        """Forget the tables that nobody has added or put for `idle` seconds or more,
+        and give their ids. A store that cannot tell keeps them: this one does."""
+        return []
+
 
 # --8<-- [end:interface]
 
@@ -67,12 +89,16 @@ class MemoryStore(TableStore):
     """Tables in a dict of this process: fast, and gone when the process stops.
 
     It holds at most `limit` tables; when full, it forgets the oldest finished
-    table to make room, and refuses a new one if none has finished.
+    table to make room, and refuses a new one if none has finished. `clock`
+    gives the time in seconds, by which tables expire.
     """
 
-    def __init__(self, limit: int = 10_000) -> None:
+    def __init__(self, limit: int = 10_000, clock: Callable[[], float] = time.monotonic) -> None:
         self.limit = limit
+        self._clock = clock
         self._tables: dict[str, Table] = {}
+        # When each table was last written, the least recent first.
+        self._touched: dict[str, float] = {}
 
     async def add(self, table: Table) -> None:
         """Keep `table`, making room by forgetting the oldest finished table if full."""
@@ -80,8 +106,9 @@ class MemoryStore(TableStore):
             done = next((k for k, t in self._tables.items() if t.is_over), None)
             if done is None:
                 raise StoreFull(f"the server holds {self.limit} tables, its limit; try again later")
-            del self._tables[done]
+            del self._tables[done], self._touched[done]
         self._tables[table.id] = table
+        self._touch(table.id)
 
     async def get(self, table_id: str) -> Table | None:
         """The table, or ``None``."""
@@ -90,6 +117,220 @@ class MemoryStore(TableStore):
     async def put(self, table: Table) -> None:
         """Replace the table (insertion order, and so age, stays that of `add`)."""
         self._tables[table.id] = table
+        self._touch(table.id)
+
+    async def expire(self, idle: float) -> list[str]:
+        """Forget the tables unchanged for `idle` seconds; their ids."""
+        before = self._clock() - idle
+        gone = []
+        for table_id, touched in self._touched.items():  # the least recent first
+            if touched > before:
+                break
+            gone.append(table_id)
+        for table_id in gone:
+            del self._tables[table_id], self._touched[table_id]
+        return gone
+
+    def _touch(self, table_id: str) -> None:
+        self._touched.pop(table_id, None)
+        self._touched[table_id] = self._clock()
 
     def __len__(self) -> int:
         return len(self._tables)
+
+
+# --8<-- [start:sqlite]
+class SQLiteStore(TableStore):
+    """Tables in a SQLite file at `path`, which survive a restart of the server.
+
+    Each table is a row holding :meth:`~brisca.server.tables.Table.to_json`, and
+    each write (a new table, a move, a seat taken, an expiry) is one transaction:
+    a crash loses at most the write in flight, never a table, and the server
+    sends a move to the seats only once it is written. The file is in WAL mode,
+    synchronous ``NORMAL``: a killed process loses nothing committed, a power cut
+    at most the last writes. It is opened by one process at a time (exclusive
+    locking); another gets :class:`StoreError`.
+
+    The tables this process has read or written are kept in memory too, so a
+    table is read from the file, and checked by
+    :meth:`~brisca.server.tables.Table.from_json`, once after a start. The file
+    is used from one worker thread, so the event loop never waits for the disk.
+    Like :class:`MemoryStore`, it holds at most `limit` tables, making room by
+    forgetting the oldest finished one. `clock` is wall time, so that idle time
+    counts across restarts. :meth:`close` it when done.
+
+    Raises:
+        StoreError: the file is not a store, or another process has it open.
+    """
+
+    #: What the file's ``application_id`` says: this is a brisca table store.
+    APPLICATION_ID = 0x42524953  # "BRIS"
+    #: The layout of the file, in its ``user_version``.
+    VERSION = 1
+
+    def __init__(
+        self,
+        path: str | os.PathLike[str],
+        limit: int = 10_000,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.path = os.fspath(path)
+        self.limit = limit
+        self._clock = clock
+        self._tables: dict[str, Table] = {}
+        self._worker = ThreadPoolExecutor(1, thread_name_prefix="brisca-store")
+        try:
+            self._db = self._worker.submit(self._open).result()
+        except BaseException:
+            self._worker.shutdown()
+            raise
+
+    def _open(self) -> sqlite3.Connection:
+        try:
+            db = sqlite3.connect(self.path, isolation_level=None, timeout=0)
+        except sqlite3.Error as error:
+            raise StoreError(f"cannot open the table store {self.path}: {error}") from None
+        try:
+            db.execute("PRAGMA locking_mode = EXCLUSIVE")
+            db.execute("PRAGMA journal_mode = WAL")
+            db.execute("PRAGMA synchronous = NORMAL")
+            db.execute("BEGIN IMMEDIATE")  # takes the file's lock, for this process's life
+            app, version = (db.execute(f"PRAGMA {p}").fetchone()[0] for p in _MARKS)
+            empty = not db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+            if empty:
+                db.execute(f"PRAGMA application_id = {self.APPLICATION_ID}")
+                db.execute(f"PRAGMA user_version = {self.VERSION}")
+                db.execute(_SCHEMA)
+            elif (app, version) != (self.APPLICATION_ID, self.VERSION):
+                raise StoreError(f"{self.path} is not a brisca table store of version 1")
+            db.execute("COMMIT")
+        except sqlite3.OperationalError as error:
+            db.close()
+            busy = "locked" in str(error)
+            why = "another process has it open" if busy else str(error)
+            raise StoreError(f"cannot use the table store {self.path}: {why}") from None
+        except sqlite3.DatabaseError as error:  # not a database at all
+            db.close()
+            raise StoreError(f"cannot use the table store {self.path}: {error}") from None
+        except BaseException:
+            db.close()
+            raise
+        return db
+
+    async def _run(self, work: Callable[[], T]) -> T:
+        return await asyncio.get_running_loop().run_in_executor(self._worker, work)
+
+    def _write(self, statements: Callable[[sqlite3.Connection], T]) -> T:
+        """Run `statements` as one transaction: all of them, or none.
+
+        Raises:
+            StoreError: the file refused the write (disk full, a duplicate id...).
+        """
+        try:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                done = statements(self._db)
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
+        except sqlite3.Error as error:
+            raise StoreError(f"a write to the table store {self.path} failed: {error}") from None
+        return done
+
+    async def add(self, table: Table) -> None:
+        """Write `table`, making room by forgetting the oldest finished table if full."""
+        now = self._clock()
+
+        def add(db: sqlite3.Connection) -> str | None:
+            dropped = None
+            if db.execute("SELECT count(*) FROM tables").fetchone()[0] >= self.limit:
+                row = db.execute("SELECT id FROM tables WHERE over ORDER BY rowid LIMIT 1")
+                found = row.fetchone()
+                if found is None:
+                    raise StoreFull(
+                        f"the server holds {self.limit} tables, its limit; try again later"
+                    )
+                dropped = found[0]
+                db.execute("DELETE FROM tables WHERE id = ?", (dropped,))
+            db.execute(
+                "INSERT INTO tables (id, body, over, touched) VALUES (?, ?, ?, ?)",
+                (table.id, table.to_json(), table.is_over, now),
+            )
+            return dropped
+
+        dropped = await self._run(lambda: self._write(add))
+        if dropped is not None:
+            self._tables.pop(dropped, None)
+        self._tables[table.id] = table
+
+    async def get(self, table_id: str) -> Table | None:
+        """The table: from memory, or read from the file and checked, once."""
+        known = self._tables.get(table_id)
+        if known is not None:
+            return known
+
+        def read() -> Table | None:
+            row = self._db.execute("SELECT body FROM tables WHERE id = ?", (table_id,)).fetchone()
+            if row is None:
+                return None
+            try:
+                return Table.from_json(row[0])
+            except BriscaError as refused:  # what the file says cannot be played on
+                log.error("table %s in %s cannot be read: %s", table_id, self.path, refused)
+                return None
+
+        found = await self._run(read)
+        if found is not None:
+            found = self._tables.setdefault(table_id, found)  # another read may have won
+        return found
+
+    async def put(self, table: Table) -> None:
+        """Write the table's new value."""
+        self._tables[table.id] = table
+        now = self._clock()
+        await self._run(
+            lambda: self._write(
+                lambda db: db.execute(
+                    "INSERT INTO tables (id, body, over, touched) VALUES (?, ?, ?, ?) ON CONFLICT "
+                    "(id) DO UPDATE SET body = excluded.body, over = excluded.over, "
+                    "touched = excluded.touched",
+                    (table.id, table.to_json(), table.is_over, now),
+                )
+            )
+        )
+
+    async def expire(self, idle: float) -> list[str]:
+        """Forget the tables unchanged for `idle` seconds, restarts included; their ids."""
+        before = self._clock() - idle
+
+        def expire(db: sqlite3.Connection) -> list[str]:
+            rows = db.execute("SELECT id FROM tables WHERE touched <= ?", (before,)).fetchall()
+            db.execute("DELETE FROM tables WHERE touched <= ?", (before,))
+            return [row[0] for row in rows]
+
+        gone = await self._run(lambda: self._write(expire))
+        for table_id in gone:
+            self._tables.pop(table_id, None)
+        return gone
+
+    def close(self) -> None:
+        """Close the file (the worker finishes the writes under way first)."""
+        self._worker.submit(self._db.close).result()
+        self._worker.shutdown()
+
+    def __len__(self) -> int:
+        return self._worker.submit(
+            lambda: int(self._db.execute("SELECT count(*) FROM tables").fetchone()[0])
+        ).result()
+
+
+_MARKS = ("application_id", "user_version")
+_SCHEMA = """CREATE TABLE tables (
+    id TEXT PRIMARY KEY,
+    body TEXT NOT NULL,
+    over INTEGER NOT NULL,
+    touched REAL NOT NULL
+)"""
+
+# --8<-- [end:sqlite]

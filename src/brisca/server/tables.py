@@ -45,6 +45,7 @@ from brisca.formats.saves import dumps, loads
 from brisca.formats.views import observation_to_dict
 from brisca.game.actions import parse_action
 from brisca.game.engine import (
+    apply,
     checked_rules,
     legal_actions,
     new_game,
@@ -238,7 +239,7 @@ class Table:
 
     def seat_of(self, token: object) -> int | None:
         """The seat whose secret is `token`, or ``None``: compared in constant time."""
-        if not isinstance(token, str):
+        if not isinstance(token, str) or not token:
             return None
         found = None
         for k, seat in enumerate(self.seats):
@@ -346,34 +347,81 @@ class Table:
     def from_json(cls, text: str | bytes) -> Table:
         """Read a table written by :meth:`to_json`, replaying its game to check it.
 
+        What a store gives back is checked as a client's input is: the game must
+        replay, each person's seat must hold a token of its own and each bot's none,
+        every bot must be known, and the finished records must be those of the
+        game's finished hands, in order.
+
         Raises:
             NotationError: not such a document.
-            StateError: its game does not replay.
+            StateError: its game does not replay, or its parts disagree.
         """
         data = Fields(parse(text, "a table"), "table")
         if data.get("format", str) != FORMAT or data.get("version", int) != VERSION:
             raise NotationError(f"not a {FORMAT} document of version {VERSION}")
         data.only(("format", "version", "id", "game", "seats", "finished"))
+        table_id = data.get("id", str)
+        if not table_id:
+            raise StateError("table: an empty id")
         game = loads(data.get("game", str))
-        seats = []
-        for raw in data.get("seats", list):
-            seat = Fields(raw, "table.seats")
-            seat.only(("bot", "token", "name", "joined"))
-            seats.append(
-                Occupant(
-                    seat.get("bot", str, nullable=True),
-                    seat.get("token", str, nullable=True),
-                    seat.get("name", str),
-                    seat.get("joined", bool),
-                )
-            )
+        seats = tuple(_read_seat(raw) for raw in data.get("seats", list))
         if len(seats) != game.rules.num_players:
             raise StateError(f"table: {len(seats)} seats for {game.rules.num_players} players")
-        for taken in seats:  # a bot no longer known would stall the table at its turn
-            if taken.bot is not None and taken.bot not in BOTS:
-                raise StateError(f"table: the bot {describe(taken.bot, typed=False)} is not known")
+        tokens = [seat.token for seat in seats if seat.token is not None]
+        if len(set(tokens)) != len(tokens):
+            raise StateError("table: two seats hold the same token")
         finished = tuple(load_record(record) for record in data.texts("finished"))
-        return cls(data.get("id", str), game, tuple(seats), finished)
+        played = [_bare(record_game(hand)) for hand in _finished_hands(game)]
+        if [_bare(record) for record in finished] != played:
+            raise StateError(
+                f"table: the {len(finished)} finished records are not those of the game's "
+                f"{len(played)} finished hands"
+            )
+        return cls(table_id, game, seats, finished)
+
+
+def _read_seat(raw: object) -> Occupant:
+    seat = Fields(raw, "table.seats")
+    seat.only(("bot", "token", "name", "joined"))
+    taken = Occupant(
+        seat.get("bot", str, nullable=True),
+        seat.get("token", str, nullable=True),
+        seat.get("name", str),
+        seat.get("joined", bool),
+    )
+    if taken.bot is not None:  # a bot no longer known would stall the table at its turn
+        if taken.bot not in BOTS:
+            raise StateError(f"table: the bot {describe(taken.bot, typed=False)} is not known")
+        if taken.token is not None or not taken.joined:
+            raise StateError("table: a bot's seat holds a token, or is not taken")
+    elif not taken.token:  # an empty token would seat whoever sends ""
+        raise StateError("table: a person's seat without a token")
+    if taken.name != clean_name(taken.name, 0):
+        raise StateError(f"table: the name {describe(taken.name, typed=False)} is not clean")
+    return taken
+
+
+def _finished_hands(game: State | Match) -> list[State]:
+    """The last state of each finished hand of `game`, oldest first, replayed."""
+    if isinstance(game, State):
+        return [game] if game.is_over else []
+    dealer = game.first_dealer if game.first_dealer_agreed else None
+    match = new_match(game.rules, seed=game.seed, decks=game.decks, dealer=dealer)
+    hands = []
+    for deal in game.actions:
+        for action in deal:
+            hand = match.state
+            assert hand is not None  # loads_match replayed these very actions
+            after = apply(hand, action)
+            match = match_apply(match, action)
+            if after.is_over:
+                hands.append(after)
+    return hands
+
+
+def _bare(record: GameRecord) -> GameRecord:
+    """`record` without what the table adds (names, event, tags): the hand alone."""
+    return attrs.evolve(record, players=(), date=None, event=None, tags=())
 
 
 def _replaced(seats: tuple[Occupant, ...], k: int, seat: Occupant) -> tuple[Occupant, ...]:

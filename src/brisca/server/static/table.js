@@ -159,7 +159,7 @@ function say(text, isError) {
 function receive(message) {
   if (message.type === "error") {
     say(message.error, true);
-    if (message.code === "no_table" || message.code === "bad_token") {
+    if (["no_table", "bad_token", "replaced"].includes(message.code)) {
       table.stopped = true;
       table.socket.close();
       status("not seated");

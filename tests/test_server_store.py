@@ -1,0 +1,396 @@
+"""Where the server's tables live: what a store gives back is checked, and tables
+kept in a SQLite file survive a restart of `brisca serve`, a killed one included."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import sqlite3
+import subprocess
+import sys
+import textwrap
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import brisca
+from brisca.server.store import MemoryStore, SQLiteStore, StoreError, StoreFull
+from brisca.server.tables import Occupant, Table, new_table
+
+
+def played(table: Table, moves: int | None = None) -> Table:
+    """`table` after `moves` first-legal actions (all of them by default)."""
+    count = 0
+    while not table.is_over and (moves is None or count < moves):
+        seat = table.to_act
+        assert seat is not None
+        table = table.act(seat, table.legal(seat)[0])[0]
+        count += 1
+    return table
+
+
+def edited(table: Table, change: Any) -> str:
+    """The stored form of `table`, changed by `change(data)`."""
+    data = json.loads(table.to_json())
+    change(data)
+    return json.dumps(data)
+
+
+# ---------------------------------------------------------------------------
+# Table.from_json checks what a store gives back
+
+
+def test_a_stored_table_reads_back_equal_hands_and_matches() -> None:
+    """The checks below refuse only what is inconsistent: real tables read back."""
+    for table in (
+        played(new_table("spanish-2p", ["human", "human"], seed=3), 7),
+        played(new_table("spanish-2p", ["human", "random"], seed=3)),
+        played(new_table("spanish-2p", ["human", "random"], match=True, seed=4), 50),
+        played(new_table("spanish-2p", ["random", "random"], match=True, seed=4)),
+    ):
+        assert Table.from_json(table.to_json()) == table
+
+
+def test_a_stored_table_with_two_seats_holding_one_token_is_refused() -> None:
+    """Two seats with the same token: a link would seat its holder at either."""
+    table = new_table("spanish-2p", ["human", "human"], seed=1)
+    text = edited(table, lambda d: d["seats"][1].update(token=d["seats"][0]["token"]))
+    with pytest.raises(brisca.StateError, match="same token"):
+        Table.from_json(text)
+
+
+def test_a_stored_person_seat_with_an_empty_or_no_token_is_refused() -> None:
+    """An empty token would seat whoever sends ""; no token, nobody ever."""
+    table = new_table("spanish-2p", ["human", "random"], seed=1)
+    for token in ("", None):
+        text = edited(table, lambda d, t=token: d["seats"][0].update(token=t))
+        with pytest.raises(brisca.StateError, match="without a token"):
+            Table.from_json(text)
+
+
+def test_an_empty_token_never_holds_a_seat() -> None:
+    """seat_of("") is None, even at a table built with an empty token by hand."""
+    table = new_table("spanish-2p", ["human", "random"], seed=1)
+    blank = Occupant(None, "", "seat 0", False)
+    assert Table(table.id, table.game, (blank, table.seats[1])).seat_of("") is None
+
+
+def test_a_stored_bot_seat_with_a_token_or_not_taken_is_refused() -> None:
+    """A bot's seat holds no token and is always taken."""
+    table = new_table("spanish-2p", ["human", "random"], seed=1)
+    for change in ({"token": "secret"}, {"joined": False}):
+        text = edited(table, lambda d, c=change: d["seats"][1].update(c))
+        with pytest.raises(brisca.StateError, match="bot's seat"):
+            Table.from_json(text)
+
+
+def test_a_stored_table_with_an_empty_id_or_an_unclean_name_is_refused() -> None:
+    """The id names the table in links; a name is what clean_name keeps."""
+    table = new_table("spanish-2p", ["human", "random"], seed=1)
+    with pytest.raises(brisca.StateError, match="empty id"):
+        Table.from_json(edited(table, lambda d: d.update(id="")))
+    for name in ("", "a\nb", "x" * 40):
+        with pytest.raises(brisca.StateError, match="not clean"):
+            Table.from_json(edited(table, lambda d, n=name: d["seats"][0].update(name=n)))
+
+
+def test_a_stored_hand_with_the_record_of_another_game_is_refused() -> None:
+    """A finished hand's record must be that hand's: not another deal's, not one at
+    an unfinished hand, and not missing."""
+    done = played(new_table("spanish-2p", ["human", "random"], seed=3))
+    other = played(new_table("spanish-2p", ["human", "random"], seed=4))
+    unfinished = played(new_table("spanish-2p", ["human", "random"], seed=4), 5)
+    stolen = json.loads(other.to_json())["finished"]
+    for text in (
+        edited(done, lambda d: d.update(finished=stolen)),
+        edited(unfinished, lambda d: d.update(finished=stolen)),
+        edited(done, lambda d: d.update(finished=[])),
+    ):
+        with pytest.raises(brisca.StateError, match="finished records"):
+            Table.from_json(text)
+
+
+def test_a_stored_match_with_records_out_of_order_or_missing_is_refused() -> None:
+    """A match's records are those of its finished hands, in order, each once."""
+    match = played(new_table("spanish-2p", ["human", "random"], match=True, seed=4), 100)
+    assert len(match.finished) >= 2
+    for change in (
+        lambda d: d["finished"].reverse(),
+        lambda d: d["finished"].pop(),
+        lambda d: d["finished"].append(d["finished"][0]),
+    ):
+        with pytest.raises(brisca.StateError, match="finished records"):
+            Table.from_json(edited(match, change))
+
+
+# ---------------------------------------------------------------------------
+# The stores
+
+
+def test_the_memory_store_expires_the_tables_unchanged_for_the_idle_time() -> None:
+    """expire(idle) forgets what was neither added nor put for `idle` seconds."""
+    now = [0.0]
+    store = MemoryStore(clock=lambda: now[0])
+
+    async def run() -> None:
+        old = new_table("spanish-2p", ["human", "random"], table_id="old")
+        moved = new_table("spanish-2p", ["human", "random"], table_id="moved")
+        await store.add(old)
+        await store.add(moved)
+        now[0] = 50
+        await store.put(played(moved, 1))
+        now[0] = 70
+        assert await store.expire(60) == ["old"]
+        assert await store.get("old") is None and await store.get("moved") is not None
+        assert await store.expire(60) == []
+
+    asyncio.run(run())
+
+
+@pytest.fixture
+def sqlite_store(tmp_path: Path) -> Iterator[SQLiteStore]:
+    store = SQLiteStore(tmp_path / "tables.db")
+    yield store
+    store.close()
+
+
+def test_the_sqlite_store_keeps_tables_across_a_reopening(tmp_path: Path) -> None:
+    """What is added and put is read back, checked, by a store opened on the file anew."""
+    path = tmp_path / "tables.db"
+    table = new_table("spanish-2p", ["human", "random"], match=True, seed=2)
+
+    async def write() -> None:
+        store = SQLiteStore(path)
+        await store.add(table)
+        await store.put(played(table, 30))
+        store.close()
+
+    async def read() -> Table | None:
+        store = SQLiteStore(path)
+        try:
+            return await store.get(table.id)
+        finally:
+            store.close()
+
+    asyncio.run(write())
+    assert asyncio.run(read()) == played(table, 30)
+
+
+def test_the_sqlite_store_forgets_the_oldest_finished_table_when_full(tmp_path: Path) -> None:
+    """At its limit it drops the oldest finished table, or refuses, like the memory store."""
+    store = SQLiteStore(tmp_path / "tables.db", limit=2)
+
+    async def run() -> None:
+        await store.add(played(new_table("spanish-2p", ["random", "random"], table_id="done")))
+        await store.add(new_table("spanish-2p", ["human", "random"], table_id="a"))
+        await store.add(new_table("spanish-2p", ["human", "random"], table_id="b"))
+        assert await store.get("done") is None and len(store) == 2
+        with pytest.raises(StoreFull, match="limit"):
+            await store.add(new_table("spanish-2p", ["human", "random"], table_id="c"))
+
+    try:
+        asyncio.run(run())
+    finally:
+        store.close()
+
+
+def test_a_failed_write_changes_nothing_in_the_file(tmp_path: Path) -> None:
+    """A write is one transaction: when the insert after an eviction fails, the
+    evicted table is still there, and the error is a StoreError."""
+    path = tmp_path / "tables.db"
+    store = SQLiteStore(path, limit=2)
+    done = played(new_table("spanish-2p", ["random", "random"], table_id="done"))
+    twin = new_table("spanish-2p", ["human", "random"], table_id="a")
+
+    async def run() -> None:
+        await store.add(done)
+        await store.add(twin)
+        with pytest.raises(StoreError, match="failed"):
+            await store.add(new_table("spanish-2p", ["human", "random"], table_id="a"))
+
+    try:
+        asyncio.run(run())
+    finally:
+        store.close()
+    with sqlite3.connect(path) as db:
+        ids = sorted(row[0] for row in db.execute("SELECT id FROM tables"))
+    assert ids == ["a", "done"]
+
+
+def test_the_sqlite_store_expires_idle_tables_by_wall_time(tmp_path: Path) -> None:
+    """Idle time is written in the file, so it counts across restarts too."""
+    now = [1000.0]
+    path = tmp_path / "tables.db"
+
+    async def run() -> None:
+        store = SQLiteStore(path, clock=lambda: now[0])
+        await store.add(new_table("spanish-2p", ["human", "random"], table_id="old"))
+        store.close()
+        now[0] += 100
+        store = SQLiteStore(path, clock=lambda: now[0])
+        await store.add(new_table("spanish-2p", ["human", "random"], table_id="new"))
+        assert await store.expire(60) == ["old"]
+        assert await store.get("old") is None and await store.get("new") is not None
+        store.close()
+
+    asyncio.run(run())
+
+
+def test_the_sqlite_store_refuses_a_file_that_is_not_a_store(tmp_path: Path) -> None:
+    """Not SQLite, another application's SQLite file, or a directory: StoreError."""
+    text = tmp_path / "notes.txt"
+    text.write_text("not a database " * 100, encoding="utf-8")
+    other = tmp_path / "other.db"
+    with sqlite3.connect(other) as db:
+        db.execute("CREATE TABLE t (x)")
+    for path, words in ((text, "not a database"), (other, "not a brisca table store")):
+        with pytest.raises(StoreError, match=words):
+            SQLiteStore(path)
+    with pytest.raises(StoreError, match="cannot"):
+        SQLiteStore(tmp_path)
+
+
+def test_a_table_store_file_is_used_by_one_process_at_a_time(tmp_path: Path) -> None:
+    """A second store on a file that one holds is refused: two servers would fork it."""
+    path = tmp_path / "tables.db"
+    first = SQLiteStore(path)
+    try:
+        with pytest.raises(StoreError, match="another process has it open"):
+            SQLiteStore(path)
+    finally:
+        first.close()
+    SQLiteStore(path).close()  # free again once closed
+
+
+def test_a_process_killed_while_writing_leaves_every_table_readable(tmp_path: Path) -> None:
+    """kill -9 in the middle of a stream of writes: the file opens, and every table in
+    it reads back and checks."""
+    path = tmp_path / "tables.db"
+    script = textwrap.dedent(
+        f"""
+        import asyncio, sys
+        from brisca.server.store import SQLiteStore
+        from brisca.server.tables import new_table
+
+        async def main():
+            store = SQLiteStore({str(path)!r})
+            tables = [new_table("spanish-2p", ["human", "human"], table_id=f"t{{k}}")
+                      for k in range(8)]
+            for table in tables:
+                await store.add(table)
+            print("writing", flush=True)
+            for step in range(20_000):  # far more than it can write before it is killed
+                k = step % len(tables)
+                table = tables[k]
+                if table.is_over:  # a new hand at the same table
+                    table = new_table("spanish-2p", ["human", "human"], table_id=table.id)
+                else:
+                    table = table.act(table.to_act, table.legal(table.to_act)[0])[0]
+                tables[k] = table
+                await store.put(table)
+        asyncio.run(main())
+        """
+    )
+    process = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
+    try:
+        assert process.stdout is not None
+        assert process.stdout.readline().strip() == "writing"
+        time.sleep(0.3)
+    finally:
+        process.kill()
+        process.wait(timeout=20)
+    assert process.returncode == -9  # killed while writing, not done
+    store = SQLiteStore(path)
+    try:
+        tables = [asyncio.run(store.get(f"t{k}")) for k in range(8)]
+    finally:
+        store.close()
+    assert all(table is not None for table in tables)
+
+
+# ---------------------------------------------------------------------------
+# brisca serve --store: a restart, even a kill, loses no table
+
+
+class Served:
+    """A `brisca serve --store FILE` process on a free loopback port."""
+
+    def __init__(self, store: Path) -> None:
+        command = ["serve", "--port", "0", "--bot-delay", "0", "--store", str(store)]
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "brisca", *command],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        assert self.process.stdout is not None
+        line = self.process.stdout.readline()
+        found = re.search(r"open (http://127\.0\.0\.1:\d+/) in a browser", line)
+        if found is None:
+            self.process.kill()
+            raise AssertionError(line + self.process.communicate(timeout=20)[1])
+        self.base = found.group(1)
+
+    def post(self, body: object) -> Any:
+        request = urllib.request.Request(
+            self.base + "api/tables",
+            data=json.dumps(body).encode(),
+            headers={"Content-Type": "application/json"},
+        )
+        with urllib.request.urlopen(request, timeout=10) as answer:
+            return json.loads(answer.read())
+
+    def kill(self) -> None:
+        self.process.kill()
+        self.process.communicate(timeout=20)
+
+
+def test_a_table_survives_a_killed_server_and_is_finished_after_the_restart(
+    tmp_path: Path,
+) -> None:
+    """Half a hand against a bot, then kill -9 of `brisca serve --store FILE`; a new
+    process on the same file seats the same link at the same table, moves and all,
+    and the hand is finished there, its record downloadable."""
+    from websockets.sync.client import connect
+
+    path = tmp_path / "tables.db"
+    server = Served(path)
+    try:
+        made = server.post({"rules": "spanish-2p", "seats": ["human", "heuristic"]})
+        token = made["links"][0]["url"].split("#", 1)[1]
+        join = json.dumps({"type": "join", "table": made["table"], "token": token})
+        with connect(server.base.replace("http", "ws") + "ws", open_timeout=10) as ws:
+            ws.send(join)
+            message = json.loads(ws.recv(timeout=10))
+            while message["moves"] < 20:  # half of the hand's 40 actions
+                if message["legal"]:
+                    ws.send(json.dumps({"type": "action", "action": message["legal"][0]}))
+                message = json.loads(ws.recv(timeout=10))
+            before = message
+    finally:
+        server.kill()
+    assert server.process.returncode == -9
+    server = Served(path)
+    try:
+        with connect(server.base.replace("http", "ws") + "ws", open_timeout=10) as ws:
+            ws.send(join)
+            message = json.loads(ws.recv(timeout=10))
+            assert message["moves"] >= before["moves"]  # every move answered was kept
+            if message["moves"] == before["moves"]:
+                assert message["view"] == before["view"]
+            while not message["over"]:
+                if message["legal"]:
+                    ws.send(json.dumps({"type": "action", "action": message["legal"][0]}))
+                message = json.loads(ws.recv(timeout=10))
+        assert message["moves"] == 40 and sum(message["result"]["points"]) == 120
+        records = server.base + f"api/tables/{made['table']}/records"
+        with urllib.request.urlopen(records, timeout=10) as answer:
+            record = brisca.records.loads(answer.read().decode())
+        assert len(record.actions) == 40
+    finally:
+        server.kill()
