@@ -130,12 +130,22 @@ def test_options_left_out_of_the_rules_display_change_nothing(name: str) -> None
     assert tried
 
 
-def test_rules_refuses_an_unknown_preset() -> None:
-    """An unknown preset exits 2 with the list of presets."""
-    done = run("rules", "brisca-99p")
-    assert done.returncode == 2
-    assert "unknown preset 'brisca-99p'" in done.stderr
-    assert "spanish-2p" in done.stderr
+@pytest.mark.parametrize(
+    ("name", "close"),
+    [("brisca-99p", ""), ("spanish2p", "spanish-2p"), ("cubierta", "cubierta-2p"), ("x" * 500, "")],
+)
+def test_rules_refuses_an_unknown_preset_in_one_clean_line(name: str, close: str) -> None:
+    """Issue 22: an unknown preset exits 2 with one line: the name, the close matches and
+    the hint `brisca rules`; no escaped newline, no Python type tag, no Python name."""
+    for args in (["rules", name], ["play", "--preset", name], ["show", "--preset", name]):
+        done = run(*args)
+        assert done.returncode == 2
+        assert done.stderr.count("\n") == 1 and done.stderr.startswith("brisca: unknown preset '")
+        assert "\\n" not in done.stderr and "(str)" not in done.stderr
+        assert "PRESETS" not in done.stderr
+        assert done.stderr.endswith("(`brisca rules` lists them)\n")
+        assert (f"did you mean {close}" in done.stderr) == bool(close)
+        assert len(done.stderr) < 160
 
 
 def test_option_docs_come_from_the_rules_field_comments() -> None:
@@ -350,7 +360,8 @@ def test_validate_reports_the_index_and_reason_of_an_illegal_action(
         records.loads(bad.read_text(encoding="utf-8"))
     done = run("validate", str(bad))
     assert done.returncode == 1
-    assert f"action {problem.index} ({problem.action}): {problem.reason}" in done.stdout
+    # Issue 22: people read actions counted from 1; the library's index counts from 0.
+    assert f"action {problem.index + 1} ({problem.action}): {problem.reason}" in done.stdout
 
 
 def test_replay_shows_a_record_trick_by_trick(records_file: Path) -> None:
@@ -485,7 +496,7 @@ def test_replay_tells_the_hand_up_to_an_illegal_action(tmp_path: Path) -> None:
     done = run("replay", str(path))
     assert done.returncode == 1
     assert "trick  2:" in done.stdout and "trick  3:" not in done.stdout
-    assert "action 4 ('claim'): black hands are off" in done.stderr
+    assert "action 5 ('claim'): black hands are off" in done.stderr  # the 5th, from 1
 
 
 def test_replay_says_when_an_unfinished_record_stops(records_file: Path, tmp_path: Path) -> None:
@@ -853,7 +864,9 @@ def test_a_black_hand_is_told_as_the_1_3_and_12_of_trumps() -> None:
     other = 1 - claimer
     assert f"seat {claimer} shows {told}" in narrate(after, events, other, plays=True)
     assert f"seat {claimer} shows {told}" in narrate(after, events)
-    assert "you won with a black hand" in describe_result(after, claimer)
+    won = f"result: you won with a black hand, the 1, 3 and 12 of {state.trump.spanish_name}"
+    assert won in describe_result(after, claimer)
+    assert f"result: seat {claimer} won with a black hand" in describe_result(after)[-1]
 
 
 def test_narrate_refuses_what_is_not_a_state_or_events() -> None:
@@ -874,3 +887,241 @@ def test_narrate_refuses_what_is_not_a_state_or_events() -> None:
     after, events = brisca.step(before, brisca.legal_actions(before)[0])  # the trick is won
     with pytest.raises(brisca.StateError, match="not among the tricks"):
         narrate(before, events)  # told against the state before the trick was won
+
+
+# Issue 22 s.2: the terminal.
+
+
+def test_play_tells_a_failed_subastada_contract_with_the_bid_the_points_and_the_cantes() -> None:
+    """Issue 22: seed 5, bid 85 in bastos, played out: the end says the contract failed,
+    with the bid and the points and cantes taken, and the result from the player's side."""
+    moves = "bid 85\ntrump B\n" + "1\n" * 40
+    done = run("play", "--preset", "subastada-4p", "--seed", "5", stdin=moves)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.endswith(
+        "points: you+2 74, seats 1+3 46\n"
+        "The declarer (you, with seat 2) bid 85 and took 74 + 0 in cantes: "
+        "the contract failed.\n"
+        "result: you lost, 74-46\n"
+    )
+    assert "trick 1 of 10 -- trump: not chosen yet" not in done.stdout
+    assert "-- auction -- trump: not chosen yet" in done.stdout
+
+
+def test_replay_tells_the_contract_in_the_third_person(tmp_path: Path) -> None:
+    """`brisca replay` tells a contract hand's end through the same words: the declarer
+    by seat, the bid, the points, made or failed; then "seats 1+3 won, 74-46"."""
+    out = tmp_path / "auction.jsonl"
+    made = run("simulate", "--preset", "subastada-4p", "-n", "6", "--seed", "2", "--out", str(out))
+    assert made.returncode == 0, made.stderr
+    done = run("replay", str(out))
+    assert done.returncode == 0, done.stderr
+    told = re.findall(
+        r"^The declarer \(seat \d.*: the contract (?:was made|failed)\.$", done.stdout, re.M
+    )
+    assert told
+    assert "you" not in done.stdout.replace("your", "")
+    assert re.search(r"^result: seats \d\+\d won, \d+-\d+$", done.stdout, re.M)
+    assert "play goes counter-clockwise: each seat plays after the one on its left" in done.stdout
+
+
+def test_play_match_plays_hand_after_hand_to_the_match_result() -> None:
+    """Issue 22: `--match` plays a whole match: after each hand the standings against the
+    target and who deals next, a pause for Enter, then the next hand; at the end who won."""
+    done = run("play", "--preset", "chilean-rematada", "--match", "--seed", "3", stdin="1\n" * 400)
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert out.startswith(
+        "chilean-rematada match, seed 3, first to 101 card points: you are seat 0"
+    )
+    hands = len(re.findall(r"^after hand \d+: ", out, re.M))
+    assert hands >= 2
+    assert out.count("(first to 101 card points)") == hands
+    assert out.count("press Enter for the next hand (or quit): ") == hands - 1
+    assert out.count("deals next (hand ") == hands - 1
+    assert out.count("\n== hand ") == hands - 1
+    assert re.search(rf"^match over after {hands} hands: (you won|you lost) the match", out, re.M)
+    assert "final standings: you+2 " in out
+
+
+def test_play_match_saves_every_hand_and_leaves_cleanly(tmp_path: Path) -> None:
+    """`--match --out` writes a record a hand, which replays; input that ends between hands
+    ends the match with status 1 and a message, not a traceback."""
+    path = tmp_path / "match.jsonl"
+    done = run(
+        "play",
+        "--preset",
+        "chilean-rematada",
+        "--match",
+        "--seed",
+        "3",
+        "--out",
+        str(path),
+        stdin="1\n" * 400,
+    )
+    assert done.returncode == 0, done.stderr
+    hands = len(re.findall(r"^after hand \d+: ", done.stdout, re.M))
+    assert len(path.read_text(encoding="utf-8").splitlines()) == hands
+    assert run("validate", str(path)).returncode == 0
+    first = "1\n" * 10  # exactly one hand's plays: the input ends at the pause
+    stopped = run("play", "--preset", "chilean-rematada", "--match", "--seed", "3", stdin=first)
+    assert stopped.returncode == 1
+    assert "input ended before the match did" in stopped.stderr
+    assert "Traceback" not in stopped.stderr
+    quit_ = run(
+        "play", "--preset", "chilean-rematada", "--match", "--seed", "3", stdin=first + "quit\n"
+    )
+    assert quit_.returncode == 1 and "match abandoned" in quit_.stderr
+
+
+def test_match_is_refused_for_rules_scored_as_a_single_hand() -> None:
+    """`--match` for rules whose match is one hand is a usage error naming why."""
+    from brisca.cli.common import Usage
+    from brisca.cli.play import check_match_rules
+
+    with pytest.raises(Usage, match=r"scored as a single hand \(match_mode='single_hand'\)"):
+        check_match_rules(brisca.Rules(match_mode="single_hand"), "mine")
+    for name, rules in brisca.PRESETS.items():  # every preset scores a match today
+        check_match_rules(rules, name)
+
+
+def test_the_opening_line_offers_only_actions_the_rules_allow() -> None:
+    """Issue 22: no "an action such as 'swap 7O'" where swaps are off: the opening line
+    names actions these rules allow, and help explains the señas offered."""
+    plain = run("play", "--seed", "2", stdin="quit\n").stdout
+    assert "swap" not in plain and "signal" not in plain
+    assert "Type a menu number, a card code such as 3C, 'help' or 'quit'." in plain
+    swaps = run("play", "--preset", "puerto-rican-2p", "--seed", "2", stdin="quit\n").stdout
+    assert "an action such as 'swap 2O'" in swaps
+    senas = run("play", "--preset", "spanish-4p", "--seed", "1", stdin="help\nquit\n").stdout
+    assert "'signal " in senas
+    if "a seña to your partner" in senas:  # the seat is offered one at its first turn
+        assert re.search(r"^      \w+: I hold ", senas, re.M)
+
+
+def test_the_last_choice_is_asked_as_one_choice() -> None:
+    """Issue 22: a menu of one reads "(1 or 4C, or help)", never "(1-1, ...)"."""
+    from brisca.cli.play import prompt_text
+
+    card = brisca.Play(brisca.Card.parse("4C"))
+    assert prompt_text([card], [card]) == "your move (1 or 4C, or help): "
+    done = run("play", "--seed", "4", stdin="1\n" * 30)
+    assert done.returncode == 0, done.stderr
+    assert "(1-1," not in done.stdout
+    assert re.search(r"your move \(1 or \d+[OCEB], or help\): ", done.stdout)
+
+
+def test_rules_explain_the_senas_the_card_order_and_the_sources() -> None:
+    """Issue 22: `brisca rules PRESET` explains each seña, the card order and points, and
+    ends with a legend of the source codes it cites; `brisca rules` ends with its legend."""
+    done = run("rules", "spanish-4p")
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert "Señas (signals to your partner, 'signal NAME'): everyone sees them" in out
+    assert "  wink        I hold both the 1 and the 3 of trumps" in out
+    assert "Card order in each suit, strongest first: 1 As, 3 Tres, 12 Rey," in out
+    assert "Card points: 1 = 11, 3 = 10, 12 = 4, 11 = 3, 10 = 2, the others 0" in out
+    legend = out[out.index("\nSources:\n") :]
+    assert "  S000   the English rules page (a seed)" in legend
+    assert "  [P]    a project convention" in legend
+    listed = run("rules").stdout
+    assert "\nSources:\n" in listed and "ACA-TS" in listed[listed.index("\nSources:\n") :]
+
+
+#: Lines no prompt may fail on: huge numbers, huge text, control characters, odd digits.
+_HOSTILE = [
+    "5" * 5000,
+    "0" * 5000,
+    "9" * 20,
+    "x" * 20000,
+    "bid " + "9" * 5000,
+    "\x00\x1b[2J",
+    "\u202e3C",
+    "swap",
+    "signal",
+    "1O" * 3000,
+    "help me",
+    "-1",
+    "+1",
+    "1.5",
+    "\t",
+]
+
+
+def test_the_prompt_answers_any_line_without_a_traceback() -> None:
+    """Issue 20/22: every typed line, of any length or content, gets a short message and
+    the question again; a 5,000-digit number is "choose a number", not a ValueError."""
+    moves = "".join(f"{line}\n" for line in _HOSTILE) + "1\n" * 30
+    done = run("play", "--seed", "3", stdin=moves)
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr
+    messages = re.findall(r"^not (?:understood|allowed): .*$", done.stdout, re.M)
+    assert len(messages) >= len(_HOSTILE) - 1  # a tab is a blank line, asked again
+    assert all(len(line) < 300 for line in messages)
+    assert "not understood: choose a number from 1 to 3" in done.stdout
+    assert max(map(len, done.stdout.splitlines())) < 400  # long lines are echoed cut short
+
+
+def test_the_prompt_reads_bytes_that_are_not_utf8() -> None:
+    """Bytes that do not decode are read as U+FFFD and refused like any other answer."""
+    done = subprocess.run(
+        [sys.executable, "-m", "brisca", "play", "--seed", "3"],
+        input=b"\xff\xfe\x80bad\n" + b"1\n" * 30,
+        capture_output=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert b"Traceback" not in done.stderr
+    assert b"not understood: " in done.stdout
+
+
+def test_a_typed_answer_is_an_action_or_a_notation_error() -> None:
+    """Whatever the text, the choice parser gives an action or a NotationError naming the
+    answers these rules allow; never a bare ValueError."""
+    from hypothesis import given
+    from hypothesis import strategies as st
+
+    from brisca.cli.play import choice
+
+    rules = brisca.preset("spanish-2p")
+    menu = list(brisca.legal_actions(brisca.new_game(rules, seed=1)))
+
+    @given(st.one_of(st.text(max_size=60), st.text("0123456789", min_size=1, max_size=6000)))
+    def answers(text: str) -> None:
+        try:
+            action = choice(text, menu, rules)
+        except brisca.NotationError as error:
+            assert len(str(error)) < 300
+            if "swap" not in text.lower():  # no swap in spanish-2p: none suggested
+                assert "swap" not in str(error)
+        else:
+            assert isinstance(action, tuple(brisca.game.actions.ACTION_TYPES))
+
+    answers()
+
+
+def test_a_missing_bot_module_hints_at_the_import_path(tmp_path: Path) -> None:
+    """Issue 22: a module:Class bot in the current directory is not found by the installed
+    command; the error says the current directory is not on the import path and how to run
+    it, and PYTHONPATH=. makes it work."""
+    (tmp_path / "mybot.py").write_text(
+        "from brisca.agents.bots import RandomBot as Mine\n", encoding="utf-8"
+    )
+    script = "import sys; from brisca.cli import main; sys.exit(main(sys.argv[1:]))"
+    args = [sys.executable, "-P", "-c", script, "simulate", "-n", "2", "-q", "--bots", "mybot:Mine"]
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    done = subprocess.run(
+        args, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120, check=False
+    )
+    assert done.returncode == 2
+    assert "cannot import the bot 'mybot:Mine': No module named 'mybot'" in done.stderr
+    assert "not on Python's import path" in done.stderr
+    assert "PYTHONPATH=. brisca" in done.stderr
+    env["PYTHONPATH"] = "."
+    done = subprocess.run(
+        args, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    unknown = run("simulate", "-n", "2", "--bots", "genius")  # no module involved: no hint
+    assert "import path" not in unknown.stderr

@@ -5,7 +5,8 @@ adds only the progress bars (tqdm), and every command works without it.
 ``python -m brisca`` runs the same command. Each subcommand is a module of
 ``brisca.cli`` with its options (``add_*arguments``) and what runs it (``*command``):
 
-- ``brisca play``: a hand in the terminal against the bots (:mod:`brisca.cli.play`);
+- ``brisca play``: a hand, or a match, in the terminal against the bots
+  (:mod:`brisca.cli.play`);
 - ``brisca simulate``: many games between bots, with a summary, here or on a Ray
   cluster (:mod:`brisca.cli.simulate`);
 - ``brisca arena A B``: two bots over duplicate deals (:mod:`brisca.cli.arena`);
@@ -38,7 +39,7 @@ import attrs
 
 import brisca
 from brisca.cli import arena, documents, play, rules, serve, simulate
-from brisca.cli.common import Usage
+from brisca.cli.common import Usage, import_hint
 from brisca.formats.text import Style, clean
 from brisca.game.errors import BriscaError
 
@@ -58,7 +59,7 @@ class Subcommand:
 #: Every subcommand by name, in the order ``brisca --help`` lists them.
 COMMANDS: dict[str, Subcommand] = {
     "play": Subcommand(
-        "play a hand against bots in the terminal", play.add_arguments, play.command
+        "play a hand, or a match, against bots in the terminal", play.add_arguments, play.command
     ),
     "simulate": Subcommand(
         "play many games between bots and summarise them",
@@ -139,7 +140,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return COMMANDS[args.command].run(args, style)
     except (Usage, BriscaError) as error:  # messages may quote what the user gave
-        print(f"brisca: {clean(str(error))}", file=sys.stderr)
+        print(f"brisca: {clean(str(error))}{import_hint(error)}", file=sys.stderr)
         return 2
     except BrokenPipeError:  # output piped into a command that stopped reading
         sys.stdout = open(os.devnull, "w")  # noqa: SIM115 (nothing more is printed)

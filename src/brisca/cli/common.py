@@ -4,12 +4,13 @@ subcommand reads the same way, files to write, and the records module."""
 from __future__ import annotations
 
 import argparse
+import difflib
 import importlib
 from typing import Any, TextIO
 
 import brisca
 from brisca.formats.text import clean
-from brisca.game.errors import BriscaError
+from brisca.game.errors import BotError, describe
 from brisca.game.rules import Rules
 
 __all__ = [
@@ -17,6 +18,7 @@ __all__ = [
     "Usage",
     "add_preset_argument",
     "add_seed_argument",
+    "import_hint",
     "open_for_writing",
     "preset_rules",
     "records_module",
@@ -49,11 +51,32 @@ def add_seed_argument(parser: argparse.ArgumentParser) -> None:
 
 
 def preset_rules(name: str) -> Rules:
-    """The rules of the preset `name`, or a usage error listing the presets."""
-    try:
-        return brisca.preset(name)
-    except BriscaError as error:
-        raise Usage(f"{error}\nthe presets: {', '.join(brisca.PRESETS)}") from None
+    """The rules of the preset `name`, or a one-line usage error with the close matches."""
+    if name in brisca.PRESETS:
+        return brisca.PRESETS[name]
+    close = difflib.get_close_matches(name, brisca.PRESETS, n=3)
+    hint = ""
+    if close:
+        listed = close[0] if len(close) == 1 else f"{', '.join(close[:-1])} or {close[-1]}"
+        hint = f"; did you mean {listed}?"
+    raise Usage(
+        f"unknown preset {describe(name, 40, typed=False)}{hint} (`brisca rules` lists them)"
+    )
+
+
+def import_hint(error: BaseException) -> str:
+    """What to add to the message of a bot that could not be made because a module is
+    missing: the current directory is not on Python's import path. Else ``""``."""
+    seen: BaseException | None = error
+    while seen is not None and not isinstance(seen, ModuleNotFoundError):
+        seen = seen.__cause__ or seen.__context__
+    if not isinstance(error, BotError) or seen is None:
+        return ""
+    module = (seen.name or "the module").partition(".")[0]
+    return (
+        f"; brisca does not look in the current directory, which is not on Python's import "
+        f"path: if {module}.py is here, run `PYTHONPATH=. brisca ...` (or `python -m brisca ...`)"
+    )
 
 
 def open_for_writing(path: str) -> TextIO:

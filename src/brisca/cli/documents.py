@@ -3,6 +3,8 @@
 A file holds one JSON document or one a line (JSON Lines). ``replay`` tells each
 record trick by trick and checks its recorded result; ``validate`` checks every
 document and says what it is. Saved states and matches are recognised, and named.
+Records (``--game K``) and actions are counted from 1 wherever people read them;
+the library's own `Problem.index` stays a Python index, from 0.
 """
 
 from __future__ import annotations
@@ -170,8 +172,8 @@ def validate_command(args: argparse.Namespace, style: Style = PLAIN) -> int:
         if problem is not None:
             bad += 1
             where = ""
-            if problem.index is not None:
-                where = f"action {problem.index} ({clean(str(problem.action))}): "
+            if problem.index is not None:  # counted from 1, as `replay --game` counts records
+                where = f"action {problem.index + 1} ({clean(str(problem.action))}): "
             print(f"{label}: invalid: {where}{clean(problem.reason)}")
     if bad:
         return 1
@@ -230,8 +232,9 @@ def _replay_one(records: Any, record: Any, style: Style) -> None:
     for index, text in enumerate(record.actions):
         try:
             state, events = brisca.step(state, parse_action(text))
-        except BriscaError as error:  # as `brisca.formats.records.replay` words it
-            raise type(error)(f"action {index} ({describe(text, typed=False)}): {error}") from None
+        except BriscaError as error:  # as `records.replay` words it, but counted from 1
+            where = f"action {index + 1} ({describe(text, typed=False)})"
+            raise type(error)(f"{where}: {error}") from None
         for line in narrate(state, events, style=style):
             print(line)
     if state.is_over:

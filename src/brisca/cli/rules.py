@@ -20,6 +20,8 @@ from brisca.formats.text import (
     describe_result,
     format_rules,
     narrate,
+    option_docs,
+    source_legend,
 )
 from brisca.game.state import State
 
@@ -34,7 +36,9 @@ __all__ = [
 
 def add_rules_arguments(parser: argparse.ArgumentParser) -> None:
     """The options of ``brisca rules`` on `parser`."""
-    parser.add_argument("preset", nargs="?", default=None)
+    parser.add_argument(
+        "preset", nargs="?", default=None, help="a preset; all of them when omitted"
+    )
 
 
 def rules_command(args: argparse.Namespace, style: Style = PLAIN) -> int:
@@ -49,7 +53,9 @@ def rules_command(args: argparse.Namespace, style: Style = PLAIN) -> int:
         print(f"{'preset':<{width}}  differs from Rules() in")
         for name, rules in brisca.PRESETS.items():
             print(f"{name:<{width}}  {', '.join(changed_options(rules)) or 'the defaults'}")
-        print("\n`brisca rules PRESET` shows every option of one preset.")
+        print("\n`brisca rules PRESET` shows every option of one preset, the card order and")
+        print("points, the señas if it has them, and the sources of each rule:")
+        print("\n".join(source_legend(option_docs().values())))
         return 0
     print("\n".join(format_rules(preset_rules(args.preset), args.preset)))
     return 0

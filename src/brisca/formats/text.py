@@ -12,6 +12,7 @@ import inspect
 import os
 import re
 from collections.abc import Iterable, Sequence
+from fractions import Fraction
 from typing import IO, Any
 
 import attrs
@@ -47,38 +48,58 @@ from brisca.game.events import (
     TrumpRevealed,
     events_for,
 )
+from brisca.game.match import HandRecord, MatchObservation, MatchResult
 from brisca.game.presets import preset_name
 from brisca.game.rules import (
     BlackHand,
+    Direction,
     MatchMode,
     PlayObligation,
     Rules,
     Signals,
+    SignalTiming,
+    SignalVocabulary,
+    TieRule,
     TrumpSelection,
     TrumpVisibility,
 )
-from brisca.game.state import Observation, State, Trick
+from brisca.game.state import BlackHandWin, ContractResult, HandResult, Observation, State, Trick
+from brisca.game.variants import VARIANTS
 
 __all__ = [
     "PLAIN",
+    "SIGNAL_MEANINGS",
+    "SOURCES",
+    "SOURCE_CODE",
     "Style",
+    "action_examples",
     "action_text",
     "announcement",
+    "answer_hint",
+    "answer_kinds",
     "auction_lines",
+    "card_order_lines",
     "card_text",
     "cards_text",
     "changed_options",
     "clean",
+    "contract_line",
     "describe_deal",
     "describe_result",
+    "direction_line",
     "format_rules",
     "help_lines",
+    "match_result_lines",
+    "match_target_text",
     "narrate",
     "option_choices",
     "option_docs",
     "option_text",
     "seat_name",
     "side_name",
+    "signal_lines",
+    "source_legend",
+    "standings_lines",
     "trick_line",
     "trump_line",
     "turn_lines",
@@ -255,6 +276,8 @@ def format_rules(rules: Rules, name: str | None = None) -> list[str]:
 
     Options that differ from ``Rules()`` are marked with ``*``; those that make no
     difference under these rules (:func:`unused_options`) are only named, at the end.
+    Then the card order and points, the señas if the rules have them, and what the
+    source codes cited stand for (:func:`source_legend`).
     """
     default = Rules()
     docs = option_docs()
@@ -278,7 +301,114 @@ def format_rules(rules: Rules, name: str | None = None) -> list[str]:
             reasons.setdefault(why, []).append(option)
         lines.append("Not shown, as they make no difference here:")
         lines += [f"  {', '.join(options)} ({why})" for why, options in reasons.items()]
-    return lines
+    lines += ["", *card_order_lines(rules), *signal_lines(rules)]
+    legend = source_legend(lines)
+    return [*lines, "", *legend] if legend else lines
+
+
+#: What each source code in the options' documentation stands for: SPEC §0's list.
+SOURCES: dict[str, str] = {
+    "seeds": "the four seed pages: S000, S002, S003 and S004",
+    "S000": "the English rules page (a seed)",
+    "S002": "Puerto Rican Briscas (a seed)",
+    "S003": "casino rules, VIP Games (a seed)",
+    "S004": "the Spanish page with arrastre and variants (a seed)",
+    "WB": "Wikipedia, Brisca",
+    "WBi": "Wikipedia, Briscola (as quoted by steinea.xyz and bridgewinners.com)",
+    "CC": "cartescatalanes.com, BriscaGB",
+    "LUD": "ludoteka.com, brisca-en",
+    "NC": "naipes-casino.com.ar",
+    "FOU": "Fournier, La brisca (studylib.es)",
+    "RJN": "reglasdejuegosdenaipes.blogspot.com",
+    "DON": "doncomos.com",
+    "ABT": "juegos.about.com, Las briscas",
+    "DP": "diariopopular.com.ar",
+    "SAB": "sabelotodo.org",
+    "JN": "juegosnaipes.com",
+    "CL": "ideas-del-momento.blogspot.com (2012), the Chilean porteña",
+    "RDO": "reglasde.org, a list of signals",
+    "AW": "auraweb.it, a list of signals",
+    "ALB": "albarnardon.it, a list of signals",
+    "TUTE": "gambiter.com, Tute",
+    "ACA-TS": "acanomas.com, Tute Subastado",
+    "TS": "Tute subastado (stringtranslate, profilpelajar)",
+    "PGC": "pagat.com, Briscola Chiamata",
+    "CRP": "cardrulesplus.com",
+    "RB": "rulebook.cpusonicatt.com",
+    "BJB": "blackjack-baccarat.net",
+    "BSK": "biska.com",
+    "FRM": "framor.info",
+    "VC": "viniciocoletti.it",
+    "PI": "paginainizio.com",
+    "E2": "everything2",
+    "[P]": "a project convention, where the sources are silent or disagree",
+}
+
+#: A source code in running text: ``S000``, ``ACA-TS``, ``WBi``, ``[P]``, ``seeds``.
+SOURCE_CODE = re.compile(r"\[P\]|\bWBi\b|\bseeds\b|\b[A-Z][A-Z0-9]+(?:-[A-Z]+)?\b")
+
+
+def source_legend(lines: Iterable[str]) -> list[str]:
+    """What the source codes cited in `lines` stand for, one a line, in :data:`SOURCES`
+    order; nothing when they cite none."""
+    cited = {code for line in lines for code in SOURCE_CODE.findall(line)}
+    known = [code for code in SOURCES if code in cited]
+    if not known:
+        return []
+    width = max(map(len, known))
+    return ["Sources:"] + [f"  {code:<{width}}  {SOURCES[code]}" for code in known]
+
+
+#: What each seña says of the signaller's trumps, by vocabulary (SPEC §2.9).
+SIGNAL_MEANINGS: dict[SignalVocabulary, dict[str, str]] = {
+    SignalVocabulary.S000: {
+        "lip_bite": "I hold the 1 of trumps, without the 3",
+        "shoulder": "I hold the 3 of trumps, without the 1",
+        "wink": "I hold both the 1 and the 3 of trumps",
+        "head_shake": "I hold no trumps at all",
+    },
+    SignalVocabulary.TRADITIONAL: {
+        "lips": "I hold the 1 of trumps",
+        "wink": "I hold the 3 of trumps (also made as a twist of the mouth)",
+        "eyes_up": "I hold the 12 of trumps",
+        "shoulder": "I hold the 11 or the 10 of trumps (also made with the tongue)",
+    },
+}
+
+
+def signal_lines(rules: Rules) -> list[str]:
+    """The señas of `rules`: who sees them, when they are made, and what each one says."""
+    if rules.signals is Signals.NONE:
+        return []
+    seen = "everyone sees them" if rules.signals is Signals.PUBLIC else "only partners see them"
+    when = (
+        "on your first turn, before you play"
+        if rules.signal_timing is SignalTiming.PRE_HAND
+        else "from the second trick on"
+    )
+    meanings = SIGNAL_MEANINGS[rules.signal_vocabulary]
+    width = max(map(len, meanings))
+    return [
+        f"Señas (signals to your partner, 'signal NAME'): {seen}; one a hand, made {when}, "
+        "and always true:",
+        *(f"  {name:<{width}}  {meaning}" for name, meaning in meanings.items()),
+    ]
+
+
+def card_order_lines(rules: Rules) -> list[str]:
+    """The ranks in trick order, strongest first, and what each is worth: from the
+    rules' own `card_strength` and `card_points` over the pack."""
+    by_rank = {card.rank: card for card in rules.cards}
+    ranks = sorted(by_rank, key=lambda rank: -rules.card_strength(by_rank[rank]))
+    named = [f"{rank} {by_rank[rank].spanish_name.split(' de ')[0]}" for rank in ranks]
+    worth = [f"{rank} = {rules.card_points(by_rank[rank])}" for rank in ranks]
+    blank = [rank for rank in ranks if not rules.card_points(by_rank[rank])]
+    worth = [w for w, rank in zip(worth, ranks, strict=True) if rank not in blank]
+    total = sum(rules.card_points(card) for card in rules.cards)
+    return [
+        f"Card order in each suit, strongest first: {', '.join(named)}.",
+        f"Card points: {', '.join(worth)}, the others 0: {total} in the pack.",
+    ]
 
 
 def changed_options(rules: Rules) -> list[str]:
@@ -335,8 +465,26 @@ def trump_line(view: Observation, *, style: Style = PLAIN) -> str:
     return f"trump: {view.trump.spanish_name}{drawn}"
 
 
+def direction_line(rules: Rules, you: int | None = None) -> str:
+    """Which way play goes round the table, the one meaning of `rules.direction`
+    (SPEC §0: seat i+1 sits on the right of seat i when play goes counter-clockwise).
+
+    Told to seat `you`, who sits on its right and on its left; to nobody, the rule.
+    """
+    ccw = rules.direction is Direction.CCW
+    way = "counter-clockwise" if ccw else "clockwise"
+    n = rules.num_players
+    if you is None:
+        return f"play goes {way}: each seat plays after the one on its {'left' if ccw else 'right'}"
+    after, before = (you + 1) % n, (you - 1) % n
+    if n == 2:
+        return f"play goes {way}: seat {after} sits across the table"
+    right, left = (after, before) if ccw else (before, after)
+    return f"play goes {way}: seat {right} is on your right, seat {left} on your left"
+
+
 def describe_deal(state: State, you: int | None = None, *, style: Style = PLAIN) -> list[str]:
-    """The header of a hand: dealer, sides and trump.
+    """The header of a hand: dealer, sides, which way play goes, and trump.
 
     Told to seat `you`, only what that seat may know; told to nobody (a record
     being replayed), the whole truth, every hand included.
@@ -344,13 +492,21 @@ def describe_deal(state: State, you: int | None = None, *, style: Style = PLAIN)
     if you is not None:
         view = observe(state, you)
         sides = ", ".join("+".join(map(str, side)) for side in view.sides)
-        return [f"dealer: seat {state.dealer}; sides: {sides}", trump_line(view, style=style)]
+        return [
+            f"dealer: seat {state.dealer}; sides: {sides}",
+            direction_line(state.rules, you),
+            trump_line(view, style=style),
+        ]
     sides = ", ".join("+".join(map(str, side)) for side in state.sides)
     trump = state.trump.spanish_name if state.trump else "not chosen yet"
     if state.trump_card is not None:
         covered = state.rules.trump_visibility is TrumpVisibility.CUBIERTA
         trump += f" (turned card {style.card(state.trump_card)}{', covered' if covered else ''})"
-    lines = [f"dealer: seat {state.dealer}; sides: {sides}", f"trump: {trump}"]
+    lines = [
+        f"dealer: seat {state.dealer}; sides: {sides}",
+        direction_line(state.rules),
+        f"trump: {trump}",
+    ]
     lines += [
         f"seat {seat} holds: {cards_text(hand, style=style)}"
         for seat, hand in enumerate(state.hands)
@@ -464,22 +620,92 @@ def announcement(event: Announced, trump: Suit | None, you: int | None) -> str:
 
 
 def describe_result(state: State, you: int | None = None) -> list[str]:
-    """The points of each side and who won."""
+    """How a finished hand came out, in words: the points of each side; the contract
+    made or failed, with the bid, the points and the cantes; a black hand; a tie and
+    what the tie rule made of it; or a void hand. Told to seat `you`, from its side
+    first ("result: you won, 74-46"); to nobody, in the third person.
+    """
     outcome = result(state)
+    if outcome.void:
+        return ["result: a void hand: everyone passed, so no card was played and nobody scores"]
     named = [side_name(side, you) for side in outcome.sides]
     lines = ["points: " + ", ".join(f"{n} {p}" for n, p in zip(named, outcome.points, strict=True))]
-    if outcome.black_hand is not None:
-        lines.append(f"{seat_name(outcome.black_hand, you)} won with a black hand")
-    if outcome.void:
-        lines.append("result: a void hand, nobody played")
-    elif outcome.winner is None:
-        verdict = "replay" if outcome.replay else "no winner"
-        lines.append(f"result: a tie ({state.rules.tie_rule.value}: {verdict})")
+    if isinstance(outcome.details, ContractResult):
+        lines.append(contract_line(outcome, outcome.details, you))
+    return [*lines, "result: " + _verdict(state, outcome, you)]
+
+
+def contract_line(outcome: HandResult, details: ContractResult, you: int | None) -> str:
+    """The contract of a hand, made or failed: who bid what, and what the side took.
+
+    Subastada: "The declarer (you) bid 85 and took 74 + 0 in cantes: the contract
+    failed." Chiamata: the caller, the called card and the partner too.
+    """
+    contract = details.contract
+    ours = next(i for i, side in enumerate(outcome.sides) if contract.declarer in side)
+    outcome_words = "the contract was made" if details.made else "the contract failed"
+    if contract.called is None:
+        mates = [s for s in outcome.sides[ours] if s != contract.declarer]
+        who = seat_name(contract.declarer, you)
+        if mates:
+            who += ", with " + " and ".join(seat_name(s, you) for s in mates)
+        return (
+            f"The declarer ({who}) {contract.bid} and took {outcome.points[ours]} + "
+            f"{details.cantes[ours]} in cantes: {outcome_words}."
+        )
+    if contract.partner == contract.declarer:
+        partner = "held it, and played alone"
     else:
-        winner = named[outcome.winner]
-        verb = "wins" if winner.startswith("seat ") else "win"
-        lines.append(f"result: {winner} {verb}")
-    return lines
+        partner = f"had {seat_name(contract.partner, you)} for a partner"  # type: ignore[arg-type]
+    return (
+        f"The caller ({seat_name(contract.declarer, you)}) {contract.bid}, called "
+        f"{contract.called} and {partner}; the side took {outcome.points[ours]}: "
+        f"{outcome_words}."
+    )
+
+
+#: What each tie rule makes of a tie nobody wins (SPEC §2.6).
+_TIE_WORDS = {
+    TieRule.DRAW: "the hand is drawn",
+    TieRule.REPLAY: "the hand is dealt again",
+    TieRule.REPLAY_DOUBLE_STAKE: "the hand is dealt again, and the next one counts double",
+    TieRule.HALF_EACH: "the tied sides share the hand, half each",
+    TieRule.LAST_TRICK: "the last trick went to a side outside the tie, so the hand is drawn",
+}
+
+
+def _verdict(state: State, outcome: HandResult, you: int | None) -> str:
+    """Who won the hand and by how much, from the side of `you` when it plays."""
+    sides, points = outcome.sides, outcome.points
+    mine = next((i for i, side in enumerate(sides) if you in side), None)
+    named = [side_name(side, you) for side in sides]
+    if outcome.tied:
+        if len(sides) == 2:
+            tie = f"a tie, {points[0]}-{points[1]}"
+        else:
+            tie = f"a tie at {points[outcome.tied[0]]} between " + " and ".join(
+                named[i] for i in outcome.tied
+            )
+        if outcome.winner is None:
+            return f"{tie}: {_TIE_WORDS[state.rules.tie_rule]}"
+        wins = "win" if outcome.winner == mine else "wins"
+        return f"{tie}: {named[outcome.winner]} took the last trick, so {wins} the hand"
+    if outcome.winner is None:  # no rule leaves this, but a result may be built by hand
+        return "no winner"
+    winner = outcome.winner
+    if isinstance(outcome.details, BlackHandWin):
+        suit = state.trump.spanish_name if state.trump else "trumps"
+        won = "you won" if winner == mine else f"{named[winner]} won"
+        return f"{won} with a black hand, the 1, 3 and 12 of {suit}"
+    first = winner if mine is None else mine
+    if len(sides) == 2:
+        score = f"{points[first]}-{points[1 - first]}"
+        if mine is None:
+            return f"{named[winner]} won, {score}"
+        return f"you won, {score}" if winner == mine else f"you lost, {score}"
+    if mine is None or winner == mine:
+        return f"{named[winner]} won with {points[winner]}"
+    return f"{named[winner]} won with {points[winner]}; you took {points[mine]}"
 
 
 # ---------------------------------------------------------------------------
@@ -497,9 +723,11 @@ def turn_lines(view: Observation, legal: Sequence[Action], *, style: Style = PLA
         f"{side_name(side, view.seat)} {p}"
         for side, p in zip(view.sides, view.side_points, strict=True)
     )
+    bidding = rules.has_auction and view.trump is None
+    stage = "auction" if bidding else f"trick {number} of {rules.tricks_per_hand}"
     lines = [
         "",
-        f"-- trick {number} of {rules.tricks_per_hand} -- {trump_line(view, style=style)} "
+        f"-- {stage} -- {trump_line(view, style=style)} "
         f"-- stock {view.stock_size} -- points: {points}",
     ]
     lines += auction_lines(view)
@@ -531,8 +759,41 @@ def action_text(action: Action, *, style: Style = PLAIN) -> str:
     return str(action)
 
 
-def help_lines(legal: Sequence[Action]) -> list[str]:
-    """What each kind of answer does, for the kinds of action `legal` offers now."""
+def action_examples(rules: Rules) -> list[str]:
+    """One example of each kind of action other than a play that `rules` allow, such as
+    ``'swap 2O'`` or ``'bid 60'``: the variants' actions filtered by what the rules
+    make possible, so no example names an action these rules never offer."""
+    seen: dict[type, str] = {}
+    for variant in VARIANTS:
+        for action in variant.universe:
+            if type(action) not in seen and variant.possible(action, rules):
+                seen[type(action)] = str(action)
+    return list(seen.values())
+
+
+def answer_kinds(rules: Rules) -> str:
+    """The kinds of answer a player may type under `rules`: a menu number, a card, an
+    example of each other action the rules allow (:func:`action_examples`), help, quit."""
+    copas = Card.parse("3C")
+    card = copas if copas in rules.cards else rules.cards[0]
+    kinds = ["a menu number", f"a card code such as {card}"]
+    examples = [f"'{e}'" for e in action_examples(rules)]
+    if examples:
+        listed = examples[-1]
+        if len(examples) > 1:
+            listed = f"{', '.join(examples[:-1])} or {listed}"
+        kinds.append(f"an action such as {listed}")
+    return f"{', '.join(kinds)}, 'help' or 'quit'"
+
+
+def answer_hint(rules: Rules) -> str:
+    """The line that opens a game: the kinds of answer the player may type."""
+    return f"Type {answer_kinds(rules)}."
+
+
+def help_lines(legal: Sequence[Action], rules: Rules | None = None) -> list[str]:
+    """What each kind of answer does, for the kinds of action `legal` offers now; with
+    `rules`, what each seña offered says."""
     lines = ["", "Answer with:", "  a menu number, such as 1;"]
     kinds = {type(a): a for a in legal}
     if Play in kinds:
@@ -545,7 +806,16 @@ def help_lines(legal: Sequence[Action]) -> list[str]:
     if ClaimBlackHand in kinds:
         lines.append("  'claim': show a black hand (the 1, 3 and 12 of trumps) and win the round;")
     if Signal in kinds:
-        lines.append(f"  '{kinds[Signal]}': a seña to your partner (see `brisca rules`);")
+        lines.append(
+            f"  '{kinds[Signal]}': a seña to your partner (`brisca rules PRESET` lists them);"
+        )
+        if rules is not None:
+            meanings = SIGNAL_MEANINGS[rules.signal_vocabulary]
+            lines += [
+                f"      {a.name}: {meanings[a.name]}"
+                for a in legal
+                if isinstance(a, Signal) and a.name in meanings
+            ]
     bids = [a.points for a in legal if isinstance(a, Bid)]
     if bids:
         lines.append(f"  'bid N': bid N points, from {min(bids)} to {max(bids)}; higher bids win;")
@@ -596,3 +866,83 @@ def auction_lines(view: Observation) -> list[str]:
             )
         )
     return lines
+
+
+# ---------------------------------------------------------------------------
+# Matches: the standings between hands, and who won
+
+
+#: What the standings count, by match mode.
+_UNITS = {
+    MatchMode.SINGLE_HAND: "hands won",
+    MatchMode.HANDS_WON: "hands won",
+    MatchMode.GAME_POINTS: "game points",
+    MatchMode.CUMULATIVE_CARD_POINTS: "card points",
+}
+
+
+def _number(value: Fraction) -> str:
+    """A standing as people write it: ``3``, ``-85`` or ``2.5`` (halves, from ``half_each``)."""
+    return str(value.numerator) if value.denominator == 1 else f"{float(value):g}"
+
+
+def _standings(
+    standings: Sequence[Fraction], sides: Sequence[tuple[int, ...]] | None, you: int | None
+) -> str:
+    """The standings by side when every seat of each side stands the same, else by seat."""
+    seats = range(len(standings))
+    groups = tuple(sides or ())
+    whole = bool(groups) and sorted(s for side in groups for s in side) == list(seats)
+    if whole and all(len({standings[s] for s in side}) == 1 for side in groups):
+        return ", ".join(f"{side_name(side, you)} {_number(standings[side[0]])}" for side in groups)
+    return ", ".join(f"{seat_name(seat, you)} {_number(standings[seat])}" for seat in seats)
+
+
+def match_target_text(rules: Rules) -> str:
+    """What wins a match under `rules`: ``first to 500 game points``."""
+    if rules.match_mode is MatchMode.SINGLE_HAND:
+        return "one hand"
+    return f"first to {rules.match_target} {_UNITS[rules.match_mode]}"
+
+
+def standings_lines(view: MatchObservation) -> list[str]:
+    """The match as seat ``view.seat`` sees it between hands: the last hand's credit, the
+    standings against the target, and who deals next (or that the match is over)."""
+    you = view.seat
+    rules = view.rules
+    done = view.earlier_hands + len(view.hands)
+    last: HandRecord | None = view.hands[-1] if view.hands else None
+    sides = last.result.sides if last is not None else None
+    lines = [
+        f"after hand {done}: {_standings(view.standings, sides, you)} ({match_target_text(rules)})"
+    ]
+    if last is not None and last.replayed:
+        lines.append("the tie counts for nothing: the same dealer deals again")
+    if view.stake > 1:
+        lines.append(f"the next hand counts x{view.stake}")
+    if view.dealer is not None:
+        deals = "you deal next" if view.dealer == you else f"seat {view.dealer} deals next"
+        lines.append(f"{deals} (hand {done + 1})")
+    return lines
+
+
+def match_result_lines(outcome: MatchResult, you: int | None = None) -> list[str]:
+    """Who won the match, told to seat `you` from its side, and the final standings."""
+    final = _standings(outcome.standings, outcome.sides, you)
+    hands = len(outcome.hands)
+    over = f"match over after {hands} hand{'s' if hands != 1 else ''}"
+    if outcome.is_draw:
+        verdict = "the match is drawn"
+    elif you in outcome.winners:
+        verdict = "you won the match"
+    elif outcome.winner is not None and outcome.sides is not None:
+        side = outcome.sides[outcome.winner]
+        verdict = f"{side_name(side, you)} won the match"
+        if any(you in s for s in outcome.sides):
+            verdict = f"you lost the match: {verdict}"
+    else:
+        names = "+".join(map(str, outcome.winners))
+        verdict = f"seat{'s' if len(outcome.winners) > 1 else ''} {names} won the match"
+        if you is not None:
+            verdict = f"you lost the match: {verdict}"
+    return [f"{over}: {verdict}", f"final standings: {final}"]
