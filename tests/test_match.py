@@ -677,7 +677,7 @@ def test_running_out_of_decks_is_a_state_error() -> None:
 def test_black_hand_counts_as_a_hand_won_s003(mode: str) -> None:
     """A black hand wins the round: one hand won, 1 game point without margin, and [P]
     a whole hand's 120 card points in rematada."""
-    rules = Rules(match_mode=mode, margin_points=True, match_target=500)
+    rules = Rules(match_mode=mode, margin_points=True, match_target=100)
     # Formed mid-hand with 95 card points in: still one hand won, no margin.
     result = HandResult(
         termination=Termination.BLACK_HAND,

@@ -19,10 +19,11 @@ from typing import ClassVar, TypeAlias, Union
 import attrs
 
 from brisca.game.cards import RANKS, Card, Suit
-from brisca.game.errors import NotationError, describe
+from brisca.game.errors import NotationError, checked_int, describe
 
 __all__ = [
     "ACTION_TYPES",
+    "MAX_BID",
     "SIGNAL_NAMES",
     "Action",
     "Bid",
@@ -142,16 +143,17 @@ class Signal:
         return cls(rest.lower())
 
 
+#: The greatest bid of any rules: a hand's 120 card points and 100 of cantes, the 40 and
+#: three 20s (SPEC §2.7); the auction refuses any bid its own rules do not reach.
+MAX_BID = 220
+
+
 def _points(value: object) -> int:
-    if type(value) is not int or value < 1:
-        raise NotationError(f"a bid is a positive number of points, got {describe(value)}")
-    return value
+    return checked_int(value, "a bid's points", 1, MAX_BID, error=NotationError)
 
 
 def _rank(value: object) -> int:
-    if type(value) is not int or value not in RANKS:
-        raise NotationError(f"a rank bid names a rank from 1 to 12, got {describe(value)}")
-    return value
+    return checked_int(value, "a rank bid's rank", RANKS[0], RANKS[-1], error=NotationError)
 
 
 def _suit(value: object) -> Suit:
@@ -167,7 +169,8 @@ def _suit(value: object) -> Suit:
 
 @attrs.frozen
 class Bid:
-    """Bid `points` (SPEC §2.7): in subastada the contract; in chiamata "2 + points" (§2.8)."""
+    """Bid `points`, from 1 to :data:`MAX_BID` (SPEC §2.7): in subastada the contract; in
+    chiamata "2 + points" (§2.8)."""
 
     KEYWORD: ClassVar[str] = "bid"
 
@@ -298,7 +301,7 @@ _KEYWORDS = sorted(
 )
 
 
-#: The most digits a number in action notation may have (the greatest bid is 220).
+#: The most digits a number in action notation may have (the greatest bid is MAX_BID).
 _MAX_DIGITS = 6
 
 

@@ -19,10 +19,10 @@ import attrs
 
 from brisca.game.actions import Action, Play
 from brisca.game.cards import Card, DeckKind, Suit, deck_cards
-from brisca.game.errors import IllegalActionError, RulesError, StateError, describe
+from brisca.game.errors import IllegalActionError, RulesError, StateError, checked_int, describe
 from brisca.game.events import CardPlayed, CardsDrawn, Event, HandEnded, TrickWon, TrumpRevealed
 from brisca.game.presets import preset
-from brisca.game.rng import Generator
+from brisca.game.rng import MAX_SEED, Generator
 from brisca.game.rules import (
     SUIT_ROTATION,
     HandWinRule,
@@ -50,6 +50,7 @@ from brisca.game.tricks import winning
 from brisca.game.variants import VARIANTS, Log, Variant, owner
 
 __all__ = [
+    "MAX_HAND_NUMBER",
     "Playable",
     "apply",
     "deal_layout",
@@ -62,6 +63,10 @@ __all__ = [
     "step",
     "trump_is_public",
 ]
+
+#: The greatest hand number: far more hands than any match deals (a saved match holds at
+#: most 10,000 deals), and an int that every JSON reader keeps exactly.
+MAX_HAND_NUMBER = 2**31 - 1
 
 
 def new_game(
@@ -76,14 +81,16 @@ def new_game(
 
     Args:
         rules: the variant, as a `Rules` or a preset's name; ``Rules()`` when omitted.
-        seed: any non-negative int. The shuffle comes from
-            :class:`brisca.game.rng.Generator`, so a seed gives the same deal on every platform.
+        seed: an int from 0 to ``2**1024 - 1`` (:data:`brisca.game.rng.MAX_SEED`). The
+            shuffle comes from :class:`brisca.game.rng.Generator`, so a seed gives the same
+            deal on every platform.
         deck: instead of a seed, the order in which cards leave the pack: the
             deal (one card at a time, from the seat after the dealer), then the
             turned trump card where one is turned, then the stock in draw order.
         dealer: the dealing seat; the last seat when omitted, so seat 0 leads.
-        hand_number: which hand of a match this is, from 0; it picks the trump
-            under ``trump_selection='suit_rotation'``.
+        hand_number: which hand of a match this is, from 0 to ``2**31 - 1``
+            (:data:`MAX_HAND_NUMBER`); it picks the trump under
+            ``trump_selection='suit_rotation'``.
 
     With neither `seed` nor `deck`, a fresh seed is drawn from the operating
     system and kept in ``state.seed``, so that every game can be replayed.
@@ -96,10 +103,8 @@ def new_game(
     n = rules.num_players
     if dealer is None:
         dealer = n - 1
-    if type(dealer) is not int or not 0 <= dealer < n:
-        raise StateError(f"dealer must be a seat from 0 to {n - 1}, got {describe(dealer)}")
-    if type(hand_number) is not int or hand_number < 0:
-        raise StateError(f"hand_number must be a non-negative int, got {describe(hand_number)}")
+    checked_int(dealer, "dealer", 0, n - 1)
+    checked_int(hand_number, "hand_number", 0, MAX_HAND_NUMBER)
     table = seating_for(rules, dealer, None, None, _plan(rules))
     pack = table.pack
     if deck is not None:
@@ -144,13 +149,11 @@ def checked_seed(seed: object) -> int:
     """`seed`, or a fresh one from the operating system when it is ``None``.
 
     Raises:
-        StateError: `seed` is not a non-negative int.
+        StateError: `seed` is not an int from 0 to :data:`brisca.game.rng.MAX_SEED`.
     """
     if seed is None:
         return int.from_bytes(os.urandom(16), "big")
-    if type(seed) is not int or seed < 0:
-        raise StateError(f"seed must be a non-negative int, got {describe(seed)}")
-    return seed
+    return checked_int(seed, "seed", 0, MAX_SEED)
 
 
 def _checked_deck(deck: Iterable[Card | str], pack: tuple[Card, ...]) -> list[Card]:
@@ -201,9 +204,7 @@ def deal_layout(rules: Rules, dealer: int) -> DealLayout:
         StateError: `dealer` is not a seat.
     """
     rules = checked_rules(rules)
-    n = rules.num_players
-    if type(dealer) is not int or not 0 <= dealer < n:
-        raise StateError(f"dealer must be a seat from 0 to {n - 1}, got {describe(dealer)}")
+    checked_int(dealer, "dealer", 0, rules.num_players - 1)
     return seating_for(rules, dealer).layout
 
 

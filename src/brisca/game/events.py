@@ -34,7 +34,7 @@ from typing import Any
 import attrs
 
 from brisca.game.cards import Card, Suit
-from brisca.game.errors import StateError, describe
+from brisca.game.errors import StateError, checked_int, describe
 from brisca.game.jsonio import readable
 from brisca.game.state import Seat
 
@@ -72,8 +72,7 @@ class Event:
 
 
 def _check_seat(seat: object) -> None:
-    if type(seat) is not int or seat < 0:
-        raise StateError(f"a seat is a non-negative int, got {describe(seat)}")
+    checked_int(seat, "seat")
 
 
 @attrs.frozen

@@ -4,8 +4,10 @@ brisca never uses the global :mod:`random` module. All randomness comes from
 :class:`Generator`, which is fully specified here so that any implementation,
 in any language, can reproduce a seeded game:
 
-1. **Key.** A seed is a non-negative int of any size. Its bytes are its
-   minimal big-endian encoding (``b""`` for 0).
+1. **Key.** A seed is an int from 0 to :data:`MAX_SEED`, ``2**1024 - 1``: room
+   for any hash a seed may be taken from (SHA-512 gives 512 bits), and at most
+   309 digits, so that every save and record writes it and reads it back. Its
+   bytes are its minimal big-endian encoding (``b""`` for 0).
 2. **Stream.** Block ``i`` (``i = 0, 1, 2, ...``) is
    ``SHA-256(b"brisca-rng-v1" + len(seed_bytes).to_bytes(8, "big") + seed_bytes
    + i.to_bytes(8, "big"))``. The blocks are concatenated into one bit stream,
@@ -29,22 +31,29 @@ import math
 from collections.abc import Iterable
 from typing import TypeVar
 
-from brisca.game.errors import StateError, describe
+from brisca.game.errors import StateError, checked_int, describe
 
-__all__ = ["Generator"]
+__all__ = ["MAX_SEED", "Generator"]
 
 T = TypeVar("T")
 _DOMAIN = b"brisca-rng-v1"
 
+#: The greatest seed: seeds are ints from 0 to ``2**1024 - 1`` (see the key, above).
+MAX_SEED = 2**1024 - 1
+
 
 class Generator:
-    """Deterministic random numbers from a seed (see the module documentation)."""
+    """Deterministic random numbers from a seed, an int from 0 to :data:`MAX_SEED`
+    (see the module documentation).
+
+    Raises:
+        StateError: `seed` is not an int from 0 to `MAX_SEED`.
+    """
 
     __slots__ = ("_bits", "_block", "_buffer", "_prefix")
 
     def __init__(self, seed: int) -> None:
-        if type(seed) is not int or seed < 0:
-            raise StateError(f"a generator's seed must be a non-negative int, got {describe(seed)}")
+        checked_int(seed, "seed", 0, MAX_SEED)
         raw = seed.to_bytes((seed.bit_length() + 7) // 8, "big")
         self._prefix = _DOMAIN + len(raw).to_bytes(8, "big") + raw
         self._block = 0
@@ -75,8 +84,7 @@ class Generator:
         Raises:
             StateError: `n` is not a positive int.
         """
-        if type(n) is not int or n < 1:
-            raise StateError(f"below(n) needs a positive int n, got {describe(n)}")
+        checked_int(n, "below(n): n", 1)
         k = n.bit_length() + 64
         limit = (1 << k) - (1 << k) % n
         while True:

@@ -9,6 +9,7 @@ naming the options involved.
 from __future__ import annotations
 
 import enum
+import itertools
 from collections.abc import Iterable, Mapping
 from types import MappingProxyType
 from typing import Any
@@ -16,10 +17,12 @@ from typing import Any
 import attrs
 
 from brisca.game.cards import TRICK_ORDER, Card, DeckKind, Suit, deck_cards
-from brisca.game.errors import BriscaError, RulesError, describe
+from brisca.game.errors import BriscaError, RulesError, checked_int, checked_type, describe
 from brisca.game.option import Option
 
 __all__ = [
+    "INT_OPTIONS",
+    "MATCH_TARGET_LIMITS",
     "SUIT_ROTATION",
     "SWAP_BUNDLES",
     "BlackHand",
@@ -355,10 +358,41 @@ class RankScheme(Option):
     CHILEAN_TWO_HIGH = "chilean_two_high"
 
 
+#: The range of each int option, least and greatest (for `chiamata_scores`, of each of its
+#: four ints). The sources stay far inside them (SPEC §2.1, §2.3, §2.6 to §2.8), and they
+#: keep every accepted `Rules` small enough to be written and read back.
+INT_OPTIONS: Mapping[str, tuple[int, int]] = MappingProxyType(
+    {
+        "num_players": (2, 6),
+        "swap_max_per_trick": (0, 1),
+        "match_target": (1, 5_000),  # and at most MATCH_TARGET_LIMITS[match_mode]
+        "bid_minimum": (1, 120),  # the card points of a hand
+        "bid_step": (1, 120),  # bid_minimum is a multiple of it
+        "chiamata_point_minimum": (1, 120),
+        "chiamata_scores": (0, 100),  # the Italian table is (2, 1, 1, 4)
+    }
+)
+
+#: The greatest `match_target` of each `match_mode`, so that no target asks for an endless
+#: match: with at most 6 sides, 100 hands won take at most 595 counted hands; 1,000 game
+#: points (one or more per hand won) at most 5,995; 5,000 card points (each played hand
+#: deals 120 among the sides, so the leader gains 20 or more) at most 250. The sources ask
+#: for 1 to 8 hands, 10 or 500 game points (TS) and 101 card points (S000).
+MATCH_TARGET_LIMITS: Mapping[MatchMode, int] = MappingProxyType(
+    {
+        MatchMode.SINGLE_HAND: 100,
+        MatchMode.HANDS_WON: 100,
+        MatchMode.GAME_POINTS: 1_000,
+        MatchMode.CUMULATIVE_CARD_POINTS: 5_000,
+    }
+)
+
+#: The most cards `removed_cards` may list: a whole 48-card pack.
+_MOST_REMOVED = 48
+
+
 def _num_players(value: object) -> int:
-    if type(value) is not int or not 2 <= value <= 6:
-        raise RulesError(f"num_players must be an int from 2 to 6; got {value!r}")
-    return value
+    return checked_int(value, "num_players", *INT_OPTIONS["num_players"], error=RulesError)
 
 
 def _removed_cards(value: object) -> tuple[Card, ...]:
@@ -367,10 +401,15 @@ def _removed_cards(value: object) -> tuple[Card, ...]:
         return tuple(Card.parse(f"2{s.value}") for s in Suit)
     if isinstance(value, (str, Card)) or not isinstance(value, Iterable):
         raise RulesError(
-            f"removed_cards must be a list of cards such as ['2B'], or 'all_twos'; got {value!r}"
+            "removed_cards must be a list of cards such as ['2B'], or 'all_twos', "
+            f"got {describe(value)}"
         )
+    # A pack has at most 48 cards: read one more at most, so that no iterable is endless.
+    items = list(itertools.islice(value, _MOST_REMOVED + 1))
+    if len(items) > _MOST_REMOVED:
+        raise RulesError(f"removed_cards lists more than {_MOST_REMOVED} cards")
     cards: list[Card] = []
-    for item in value:
+    for item in items:
         try:
             cards.append(item if isinstance(item, Card) else Card.parse(item))
         except BriscaError as error:
@@ -399,38 +438,32 @@ CHILEAN_ORDER = (1, 2, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3)
 
 
 def _is_bool(rules: Rules, attribute: attrs.Attribute[bool], value: object) -> None:
-    if type(value) is not bool:
-        raise RulesError(f"{attribute.name} must be True or False; got {value!r}")
+    checked_type(value, bool, f"{attribute.name} to be True or False", error=RulesError)
 
 
 def _match_target(value: object) -> int:
-    if type(value) is not int or value < 1:
-        raise RulesError(f"match_target must be a positive int; got {value!r}")
-    return value
+    return checked_int(value, "match_target", *INT_OPTIONS["match_target"], error=RulesError)
 
 
 def _scores(value: object) -> tuple[int, int, int, int]:
-    if (
-        not isinstance(value, (tuple, list))
-        or len(value) != 4
-        or not all(type(v) is int and v >= 0 for v in value)
-    ):
+    if not isinstance(value, (tuple, list)) or len(value) != 4:
         raise RulesError(
-            "chiamata_scores must be four non-negative ints (caller, partner, defender, "
-            f"lone caller); got {value!r}"
+            "chiamata_scores must be four ints (caller, partner, defender, lone caller), "
+            f"got {describe(value)}"
         )
+    least, most = INT_OPTIONS["chiamata_scores"]
+    for index, score in enumerate(value):
+        checked_int(score, f"chiamata_scores[{index}]", least, most, error=RulesError)
     return (value[0], value[1], value[2], value[3])
 
 
-def _positive(rules: Rules, attribute: attrs.Attribute[int], value: object) -> None:
-    if type(value) is not int or value < 1:
-        raise RulesError(f"{attribute.name} must be a positive int; got {value!r}")
+def _in_range(rules: Rules, attribute: attrs.Attribute[int], value: object) -> None:
+    checked_int(value, attribute.name, *INT_OPTIONS[attribute.name], error=RulesError)
 
 
 def _swap_max_per_trick(value: object) -> int:
-    if type(value) is not int or value not in (0, 1):
-        raise RulesError(f"swap_max_per_trick must be 0 (unlimited) or 1; got {value!r}")
-    return value
+    least, most = INT_OPTIONS["swap_max_per_trick"]
+    return checked_int(value, "swap_max_per_trick (0: unlimited)", least, most, error=RulesError)
 
 
 @attrs.frozen(cache_hash=True)
@@ -441,6 +474,8 @@ class Rules:
     ``Rules(deck="spanish48")`` works. The fields are grouped as in the rules
     specification: table and deal (§2.1), cubierta (§2.2), swaps (§2.3),
     arrastre (§2.4), black hand (§2.5), results and matches (§2.6), signals (§2.9).
+    Every int option has a range, :data:`INT_OPTIONS`, so that every value that
+    builds can be written and read back.
 
     >>> Rules(num_players=4, team_mode="partners_opposite").team_mode
     <TeamMode.PARTNERS_OPPOSITE: 'partners_opposite'>
@@ -555,7 +590,8 @@ class Rules:
     tie_rule: TieRule = attrs.field(default=TieRule.REPLAY, converter=TieRule)
     #: How a match is scored and when it ends (S000, S003).
     match_mode: MatchMode = attrs.field(default=MatchMode.HANDS_WON, converter=MatchMode)
-    #: What ends the match: hands won, game points or card points (S000: 3 or 5; 101 rematada).
+    #: What ends the match: hands won, game points or card points (S000: 3 or 5; 101 rematada);
+    #: at most 100 hands, 1,000 game points or 5,000 card points (`MATCH_TARGET_LIMITS`).
     match_target: int = attrs.field(default=3, converter=_match_target)
     #: Under ``game_points``, whether a win scores by margin: 61-90 -> 1, 91-119 -> 2,
     #: capote -> 3 (S000); otherwise every win scores 1.
@@ -568,10 +604,10 @@ class Rules:
     rank_scheme: RankScheme = attrs.field(default=RankScheme.STANDARD, converter=RankScheme)
 
     # §2.7 Brisca subastada.
-    #: The lowest bid (ACA-TS).
-    bid_minimum: int = attrs.field(default=60, validator=_positive)
-    #: Bids rise in steps of this many points (ACA-TS).
-    bid_step: int = attrs.field(default=5, validator=_positive)
+    #: The lowest bid, 1 to 120 (ACA-TS: 60).
+    bid_minimum: int = attrs.field(default=60, validator=_in_range)
+    #: Bids rise in steps of this many points, 1 to 120 (ACA-TS: 5).
+    bid_step: int = attrs.field(default=5, validator=_in_range)
     #: What a contract scores [P].
     subasta_scoring: SubastaScoring = attrs.field(
         default=SubastaScoring.BID_VALUE, converter=SubastaScoring
@@ -584,10 +620,11 @@ class Rules:
     chiamata_two_rule: ChiamataTwoRule = attrs.field(
         default=ChiamataTwoRule.POINTS_AFTER_TWO, converter=ChiamataTwoRule
     )
-    #: The lowest "2 + points" bid [P] (RB says 60).
-    chiamata_point_minimum: int = attrs.field(default=61, validator=_positive)
+    #: The lowest "2 + points" bid, 1 to 120 [P] (RB says 60).
+    chiamata_point_minimum: int = attrs.field(default=61, validator=_in_range)
     #: Scores (caller, partner, each defender, lone caller), won or lost: the common Italian
-    #: table as far as the sources go (PGC, CRP, RB); no source states it whole [P].
+    #: table as far as the sources go (PGC, CRP, RB); no source states it whole [P]. Each is
+    #: 0 to 100.
     chiamata_scores: tuple[int, int, int, int] = attrs.field(
         default=(2, 1, 1, 4), converter=_scores
     )
@@ -779,6 +816,12 @@ def _validate(rules: Rules) -> None:
             f"first_leader='dealer' clashes with team_mode={mode.value!r} and num_players={n}: "
             "the dealer sits out"
         )
+    most = MATCH_TARGET_LIMITS[rules.match_mode]
+    if rules.match_target > most:
+        raise RulesError(
+            f"match_target={rules.match_target} is more than {most}, the most for "
+            f"match_mode={rules.match_mode.value!r}"
+        )
     _validate_variants(rules)
 
 
@@ -861,10 +904,10 @@ def _validate_auctions(rules: Rules) -> None:
             "(team_mode='called_partner'): the relief hangs on who the secret partner is, "
             "so the cards a seat may play, and the voids its play shows, would reveal it"
         )
-    if auction and (rules.bid_minimum % rules.bid_step or rules.bid_minimum > 120):
-        raise RulesError("bid_minimum must be a multiple of bid_step and at most 120")
-    if rules.chiamata_point_minimum > 120:
-        raise RulesError("chiamata_point_minimum must be at most 120")
+    if auction and rules.bid_minimum % rules.bid_step:
+        raise RulesError(
+            f"bid_minimum={rules.bid_minimum} must be a multiple of bid_step={rules.bid_step}"
+        )
 
 
 #: The swap rules of each source, as `Rules` options (SPEC §2.3):
