@@ -13,6 +13,7 @@ import contextlib
 import copy
 import functools
 import json
+import pickle
 import random
 from collections.abc import Callable, Sequence
 from fractions import Fraction
@@ -718,7 +719,7 @@ def test_observation_is_the_hand_view_plus_the_public_record() -> None:
     for seat in (0, 1):
         view = match_observe(m, seat)
         assert m.state is not None
-        assert view.hand == brisca.observe(m.state, seat)
+        assert view.current == brisca.observe(m.state, seat)
         assert (view.standings, view.hands, view.cut, view.stake) == (
             m.standings, m.hands, m.cut, m.stake,
         )  # fmt: skip
@@ -772,7 +773,7 @@ def test_acting_on_a_finished_match() -> None:
     with pytest.raises(IllegalActionError, match="match is over"):
         match_apply(m, Play("1O"))
     assert not match_is_legal(m, Play("1O"))
-    assert match_observe(m, 0).hand is None and match_observe(m, 0).is_over
+    assert match_observe(m, 0).current is None and match_observe(m, 0).is_over
 
 
 @pytest.mark.parametrize("bad", [None, "match", 0, brisca.new_game(Rules(), seed=1)])
@@ -936,16 +937,20 @@ def test_every_preset_plays_a_whole_match_with_one_loop(name: str) -> None:
     while not m.is_over:
         view = match_observe(m, m.to_act)  # type: ignore[arg-type]
         options = match_legal_actions(m)
-        assert options and view.hand is not None and view.hand.to_act == m.to_act
+        assert options and view.current is not None and view.current.to_act == m.to_act
         pick = options[rng.randrange(len(options))]
         if brisca.Pass() in options:  # open at the lowest bid, then pass: a cautious table
             opened = any(not isinstance(r.bid, brisca.Pass) for r in m.state.ledger.bids)  # type: ignore[union-attr]
             pick = options[-1] if opened else options[0]
+        if steps == 10:  # a match and a view in play pickle to equal values
+            assert pickle.loads(pickle.dumps(m)) == m and pickle.loads(pickle.dumps(view)) == view
         m = match_apply(m, pick)
         steps += 1
         assert steps < 20000
     outcome = match_result(m)
     assert outcome.winners and loads_match(dumps_match(m)) == m
+    over = match_observe(m, 0)
+    assert pickle.loads(pickle.dumps(m)) == m and pickle.loads(pickle.dumps(over)) == over
 
 
 @pytest.mark.parametrize("name", ["subastada-3p", "subastada-4p", "chiamata-5p"])

@@ -43,7 +43,14 @@ from brisca.game.errors import (
     describe,
 )
 from brisca.game.jsonio import Fields, parse
-from brisca.game.match import Match, match_with_hand, new_match
+from brisca.game.match import (
+    MAX_ACTIONS,
+    MAX_DEAL_ACTIONS,
+    MAX_DEALS,
+    Match,
+    match_with_hand,
+    new_match,
+)
 from brisca.game.rules import Rules
 from brisca.game.state import State
 
@@ -51,7 +58,10 @@ __all__ = [
     "FORMAT",
     "MATCH_FORMAT",
     "MATCH_VERSION",
+    "MAX_ACTIONS",
     "MAX_DEALS",
+    "MAX_DEAL_ACTIONS",
+    "MAX_MATCH_TEXT",
     "VERSION",
     "check_state",
     "dumps",
@@ -140,10 +150,12 @@ def check_state(state: State) -> None:
         raise StateError("the state is not the one its deal and history reach")
 
 
-#: The most deals (replays and void hands included) :func:`loads_match` reads from a
-#: record. Loading costs time in proportion to the deals: about 0.1 ms per void hand,
-#: so a record at the limit loads in about a second.
-MAX_DEALS = 10_000
+#: The longest match record :func:`loads_match` reads, in characters (or bytes):
+#: more than any match within the caps of `brisca.game.match` makes. Its actions
+#: take at most 2.1 MB (21 characters each, quoted), its decks 3.4 MB, its hand
+#: records 3 MB, and a stake doubled by replayed ties in a row (at most 5,000 of
+#: them, each of 20 cards or more) adds its digits to each record: 4 MB.
+MAX_MATCH_TEXT = 16 * 2**20
 
 
 def dumps_match(match: Match) -> str:
@@ -261,22 +273,37 @@ def loads_match(text: str | bytes) -> Match:
 
     The match is rebuilt from its rules, seed, decks and actions through
     :func:`new_match` and :func:`match_apply`, so every action must be legal;
-    then the rebuilt match's record must equal the text's, field by field, so
-    a tampered cut, result, standing or stake is refused too. The replay costs
-    time in proportion to the record's size, and a record of more than
-    :data:`MAX_DEALS` deals is refused before any of it is replayed.
+    then the rebuilt match's record must equal the text's, field by field and
+    type by type (``true`` is not ``1``, nor ``1.0``), so a tampered cut,
+    result, standing or stake is refused too.
+
+    Before anything is replayed, the record is held to the caps of what a match
+    can hold: at most :data:`MAX_MATCH_TEXT` characters, :data:`MAX_DEALS` deals,
+    :data:`MAX_DEAL_ACTIONS` actions in a deal and :data:`MAX_ACTIONS` in all.
+    Every match play makes fits them. The cost is the replay's, linear in the
+    record (``tests/test_match_bounds.py`` checks it): at worst about 5 s per MiB,
+    for chiamata hands whose auctions run through every rank and point, the
+    densest work (such a match is 1 MiB at `MAX_ACTIONS` and loads in 4.7 s); void
+    hands about 1.7 s per MiB; junk is refused at about 0.1 s per MiB. Measured on
+    the development machine, 2 cores shared with other work.
 
     Raises:
-        NotationError: the text is not a match record (bad JSON, shape or notation),
-            or it holds more than `MAX_DEALS` deals.
+        NotationError: the text is not a match record (bad JSON, shape, type or
+            notation), or it is past one of the caps, which the message names.
         RulesError: the rules in it are invalid.
         StateError: the record reads, but its replay fails or disagrees with it.
     """
+    if isinstance(text, (str, bytes, bytearray)) and len(text) > MAX_MATCH_TEXT:
+        raise NotationError(
+            f"match record: {len(text)} characters long; brisca reads at most "
+            f"{MAX_MATCH_TEXT} (MAX_MATCH_TEXT)"
+        )
     data = parse(text, "a JSON match record")
     record = Fields(data, "match record")
     if not isinstance(data, dict):
         raise NotationError(f"a match record must be a JSON object, got {describe(data)}")
-    if data.get("format") != MATCH_FORMAT or data.get("version") != MATCH_VERSION:
+    version = data.get("version")
+    if data.get("format") != MATCH_FORMAT or type(version) is not int or version != MATCH_VERSION:
         raise NotationError(f"not a {MATCH_FORMAT} record of version {MATCH_VERSION}")
     record.only(_RECORD_KEYS)
     rules = Rules.from_dict(record.get("rules", dict))
@@ -292,21 +319,40 @@ def loads_match(text: str | bytes) -> Match:
                 f"match record: {name} lists {len(items)} deals; brisca reads at most "
                 f"{MAX_DEALS} (MAX_DEALS)"
             )
+    per_hand = [
+        Fields(h, f"match record: actions[{k}]").texts(None) for k, h in enumerate(per_hand)
+    ]
+    for k, hand in enumerate(per_hand):
+        if len(hand) > MAX_DEAL_ACTIONS:
+            raise NotationError(
+                f"match record: actions[{k}] lists {len(hand)} actions; no deal takes "
+                f"more than {MAX_DEAL_ACTIONS} (MAX_DEAL_ACTIONS)"
+            )
+    total = sum(map(len, per_hand))
+    if total > MAX_ACTIONS:
+        raise NotationError(
+            f"match record: {total} actions; brisca reads at most {MAX_ACTIONS} (MAX_ACTIONS)"
+        )
     decks = None
     if raw_decks is not None:
         decks = [
             Fields(d, f"match record: decks[{k}]").texts(None) for k, d in enumerate(raw_decks)
         ]
-    per_hand = [
-        Fields(h, f"match record: actions[{k}]").texts(None) for k, h in enumerate(per_hand)
-    ]
     match = new_match(rules, seed=seed, decks=decks, dealer=dealer)
     for k, hand in enumerate(per_hand):
         match = _replay_deal(match, k, hand)
     replayed = _record(match)
-    differ = sorted(key for key in set(replayed) | set(data) if replayed.get(key) != data.get(key))
+    differ = sorted(
+        key for key in set(replayed) | set(data) if not _same(replayed.get(key), data.get(key))
+    )
     if differ:
         raise StateError(
             f"match record: {', '.join(differ)} disagree(s) with the replay of its actions"
         )
     return match
+
+
+def _same(mine: object, theirs: object) -> bool:
+    """Whether two JSON values are equal with the same type at every level: their
+    canonical texts are equal (``true``, ``1`` and ``1.0`` are three texts)."""
+    return json.dumps(mine, sort_keys=True) == json.dumps(theirs, sort_keys=True)

@@ -34,7 +34,9 @@ def observation_to_dict(observation: Observation | MatchObservation) -> dict[str
     fractions ``[numerator, denominator]``, and the rules a preset plus overrides
     (:func:`rules_to_dict`). A hand's view adds ``side_points``; a match's view
     gives its hand in progress (``current``) in the same form, without the rules
-    again, and adds ``to_act`` and ``hand_number``.
+    again, and adds ``to_act`` and ``hand_number``. It lists only the latest
+    finished hands (``hands``, at most `brisca.game.match.VIEW_HANDS`) and counts
+    the others (``earlier_hands``), so its size does not grow with the match.
 
     >>> import brisca
     >>> view = brisca.observe(brisca.new_game(brisca.preset("spanish-2p"), seed=7), 0)

@@ -94,6 +94,15 @@ of one side of that hand only: they are the winners. Equal top standings on
 different sides (both rematada sides over 101 with equal totals, or halves
 under ``half_each``) mean another hand is played (SPEC §2.6 [P]).
 
+**Every match ends.** Hands that keep being void, tied and replayed, or
+contracts that keep costing what they won, could go on for ever: a match has
+room for :data:`MAX_DEALS` deals and :data:`MAX_ACTIONS` actions, and a deal
+takes at most :data:`MAX_DEAL_ACTIONS`. When the next deal would not fit, the
+match ends there instead, drawn (no winners, whatever the standings). No
+`Rules` that validates asks for that many hands (``match_target`` is capped),
+so only such an endless run meets the limit, and every match can be saved and
+read back (:func:`brisca.loads_match` reads as much as a match holds).
+
 **Dealers.** ``dealer_rotation='next'`` passes the deal to the next seat in play
 order after every hand; ``'winner_deals'`` gives it to the winning side's
 first seat after the current dealer in play order (in 2 players, the winner)
@@ -107,6 +116,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from fractions import Fraction
+from typing import Any
 
 import attrs
 
@@ -141,6 +151,10 @@ from brisca.game.rules import (
 from brisca.game.state import ContractResult, HandResult, Observation, Seat, State
 
 __all__ = [
+    "MAX_ACTIONS",
+    "MAX_DEALS",
+    "MAX_DEAL_ACTIONS",
+    "VIEW_HANDS",
     "HandRecord",
     "Match",
     "MatchObservation",
@@ -163,7 +177,56 @@ SEED_SPACE = 2**128
 #: Card points in a hand: what a black hand is worth under ``cumulative_card_points`` [P].
 HAND_POINTS = 120
 
+#: The most deals a match has room for, replays and void hands included.
+MAX_DEALS = 10_000
+#: The most actions one deal can take under any rules: a play for each card of a 48-card
+#: pack, 2 swaps (the 7 of trumps, then the 2), 4 cantes, a signal and a pass per seat
+#: (at most 6), a black-hand claim, a raise per bid value (220, every card point and
+#: cante; a chiamata auction has fewer: 12 ranks, then points up to 120) and the naming
+#: of the trump.
+MAX_DEAL_ACTIONS = 48 + 2 + 4 + 6 + 6 + 1 + 220 + 1
+#: The most actions a match has room for, every deal's together.
+MAX_ACTIONS = 100_000
+#: The most finished hands a match view (`MatchObservation.hands`) lists: the latest.
+VIEW_HANDS = 10
+
 _ZERO = Fraction(0)
+
+#: The finished deals of a match, newest first, as nested nodes
+#: ``(earlier deals, record, actions, actions of all these deals)``, or ``()`` before the
+#: first deal ends: ending a hand adds one node instead of copying every record.
+Finished = tuple[Any, ...]
+
+
+def _deals(finished: Finished) -> tuple[tuple[HandRecord, tuple[Action, ...]], ...]:
+    """Each finished deal's record and actions, oldest first."""
+    found = []
+    while finished:
+        finished, record, actions, _ = finished
+        found.append((record, actions))
+    return tuple(reversed(found))
+
+
+def _chained(deals: Iterable[tuple[HandRecord, tuple[Action, ...]]]) -> Finished:
+    """The nodes of `deals` (oldest first), as :func:`_deals` reads them."""
+    finished: Finished = ()
+    for record, actions in deals:
+        finished = (finished, record, actions, _taken(finished) + len(actions))
+    return finished
+
+
+def _taken(finished: Finished) -> int:
+    """How many actions the finished deals took."""
+    return finished[3] if finished else 0
+
+
+def _count(finished: Finished) -> int:
+    """How many deals are finished: the newest record's number is one less."""
+    return finished[1].number + 1 if finished else 0
+
+
+def _deals_repr(finished: Finished) -> str:
+    return repr(_deals(finished))
 
 
 @attrs.frozen
@@ -222,12 +285,11 @@ class Match(Playable["MatchObservation", "MatchResult"]):
     first_dealer_agreed: bool
     #: The cut for the first deal, round by round; empty when no cut was made.
     cut: tuple[CutRound, ...]
-    #: The finished hands, oldest first.
-    hands: tuple[HandRecord, ...]
+    # The finished deals (see `Finished`); read `hands` and `actions`. They compare, hash
+    # and pickle flat, since a long match nests them past Python's recursion limit.
+    _finished: Finished = attrs.field(eq=_deals, repr=_deals_repr)
     #: The hand in progress, or ``None`` once the match is over.
     state: State | None
-    #: The actions taken, one tuple per deal; the last is the hand in progress, if any.
-    actions: tuple[tuple[Action, ...], ...]
     #: What the hand in progress counts for: 2^ties under ``replay_double_stake``, else 1.
     stake: int
     #: How many ties in a row were replayed just before the hand in progress.
@@ -240,6 +302,23 @@ class Match(Playable["MatchObservation", "MatchResult"]):
     # deal draws one seed instead of re-reading the stream from its start. A cache, so
     # it takes no part in equality; ``None`` (or a stale one) means "read from the start".
     _stream: _SeedStream | None = attrs.field(default=None, eq=False, repr=False)
+
+    @property
+    def hands(self) -> tuple[HandRecord, ...]:
+        """The finished hands, oldest first."""
+        return tuple(record for record, _ in _deals(self._finished))
+
+    @property
+    def actions(self) -> tuple[tuple[Action, ...], ...]:
+        """The actions taken, one tuple per deal; the last is the hand in progress, if any."""
+        done = tuple(actions for _, actions in _deals(self._finished))
+        return done if self.state is None else (*done, self.state.history)
+
+    @property
+    def action_count(self) -> int:
+        """How many actions the match has taken, every deal's together."""
+        current = 0 if self.state is None else len(self.state.history)
+        return _taken(self._finished) + current
 
     @property
     def is_over(self) -> bool:
@@ -259,17 +338,28 @@ class Match(Playable["MatchObservation", "MatchResult"]):
     @property
     def hand_number(self) -> int:
         """The number of the hand in progress (or of the next one, once over), from 0."""
-        return len(self.hands)
+        return _count(self._finished)
+
+    def __getstate__(self) -> dict[str, Any]:
+        """The fields, the finished deals flat (nested, they would overflow pickle's stack)."""
+        state = {a.name: getattr(self, a.name) for a in attrs.fields(Match)}
+        state["_finished"] = _deals(self._finished)
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        for name, value in state.items():
+            object.__setattr__(self, name, value)
+        object.__setattr__(self, "_finished", _chained(state["_finished"]))
 
     def legal_actions(self) -> tuple[Action, ...]:
         """The legal actions of the seat to act: :func:`match_legal_actions`."""
         return match_legal_actions(self)
 
-    def is_legal(self, action: Action) -> bool:
+    def is_legal(self, action: Action | str) -> bool:
         """Whether `action` is legal now: :func:`match_is_legal`."""
         return match_is_legal(self, action)
 
-    def apply(self, action: Action) -> Match:
+    def apply(self, action: Action | str) -> Match:
         """The match after `action`: :func:`match_apply`."""
         return match_apply(self, action)
 
@@ -294,8 +384,11 @@ class MatchObservation:
     current: Observation | None
     first_dealer: Seat
     cut: tuple[CutRound, ...]
-    #: The finished hands.
+    #: The latest finished hands, oldest first: at most `VIEW_HANDS` of them, so that a
+    #: view stays small however long the match; the standings sum up every hand.
     hands: tuple[HandRecord, ...]
+    #: How many finished hands came before those in `hands`.
+    earlier_hands: int
     standings: tuple[Fraction, ...]
     stake: int
     ties: int
@@ -319,8 +412,8 @@ class MatchObservation:
 
     @property
     def hand_number(self) -> int:
-        """The number of the hand in progress, from 0."""
-        return len(self.hands)
+        """The number of the hand in progress (or of the next one, once over), from 0."""
+        return self.earlier_hands + len(self.hands)
 
 
 @attrs.frozen
@@ -328,7 +421,7 @@ class MatchResult:
     """How a finished match came out."""
 
     #: The winning seats: a whole side with fixed sides, the top seats with 5 players;
-    #: empty for a drawn single-hand match.
+    #: empty for a drawn match (a single hand without a winner, or no room left).
     winners: tuple[Seat, ...]
     #: The winning side as an index into `sides`, when sides were fixed for the whole match;
     #: ``None`` when drawn, or when partnerships changed (5 players, as a rule).
@@ -342,7 +435,7 @@ class MatchResult:
 
     @property
     def is_draw(self) -> bool:
-        """Whether nobody won (a single-hand match without a winner)."""
+        """Whether nobody won: a single hand without a winner, or a match out of room."""
         return not self.winners
 
     @property
@@ -384,6 +477,11 @@ def new_match(
     n = rules.num_players
     seed = checked_seed(seed)
     orders = None if decks is None else _checked_decks(decks, rules.cards)
+    if orders is not None and len(orders) > MAX_DEALS:
+        raise StateError(
+            f"decks lists {len(orders)} deck orders; a match has room for {MAX_DEALS} deals "
+            "(MAX_DEALS)"
+        )
     if dealer is not None and (type(dealer) is not int or not 0 <= dealer < n):
         raise StateError(f"dealer must be a seat from 0 to {n - 1}, got {describe(dealer)}")
     agreed = dealer is not None
@@ -400,16 +498,15 @@ def new_match(
         first_dealer=dealer,
         first_dealer_agreed=agreed,
         cut=cut,
-        hands=(),
+        finished=(),
         state=None,
-        actions=(),
         stake=1,
         ties=0,
         standings=(_ZERO,) * n,
         winners=(),
         stream=stream,
     )
-    return _deal_from(match, dealer, match.hands, match.actions, 1, 0, match.standings)
+    return _deal_from(match, dealer, (), 1, 0, match.standings)
 
 
 def _checked_decks(
@@ -506,7 +603,7 @@ def match_legal_actions(match: Match) -> tuple[Action, ...]:
     return () if match.state is None else legal_actions(match.state)
 
 
-def match_is_legal(match: Match, action: Action) -> bool:
+def match_is_legal(match: Match, action: Action | str) -> bool:
     """Whether `action` is legal in the hand in progress; never raises for a bad action.
 
     Raises:
@@ -517,7 +614,7 @@ def match_is_legal(match: Match, action: Action) -> bool:
     return match.state is not None and is_legal(match.state, action)
 
 
-def match_apply(match: Match, action: Action) -> Match:
+def match_apply(match: Match, action: Action | str) -> Match:
     """The match after `action`; `match` itself never changes.
 
     The action goes to the hand in progress (:func:`brisca.apply`). When it ends
@@ -534,13 +631,12 @@ def match_apply(match: Match, action: Action) -> Match:
     if state is None:
         raise IllegalActionError("the match is over")
     state = apply(state, action)
-    actions = (*match.actions[:-1], (*match.actions[-1], action))
     if not state.is_over:
-        return attrs.evolve(match, state=state, actions=actions)
-    return _settle(match, state, actions)
+        return attrs.evolve(match, state=state)  # its actions are the state's own history
+    return _settle(match, state)
 
 
-def _settle(match: Match, state: State, actions: tuple[tuple[Action, ...], ...]) -> Match:
+def _settle(match: Match, state: State) -> Match:
     """Score the finished hand `state`, then deal the next one or end the match."""
     rules = match.rules
     outcome = result(state)
@@ -559,50 +655,62 @@ def _settle(match: Match, state: State, actions: tuple[tuple[Action, ...], ...])
         # Contract games score seat by seat (SPEC §2.7, §2.8): a lost contract costs points.
         credits = tuple(Fraction(v * match.stake) for v in contract.seat_scores)
     record = HandRecord(
-        len(match.hands), state.dealer, match.stake, outcome, tuple(tricks_won), credits, replayed
+        match.hand_number, state.dealer, match.stake, outcome, tuple(tricks_won), credits, replayed
     )
-    hands = (*match.hands, record)
+    history = state.history
+    done = match._finished
+    finished = (done, record, history, _taken(done) + len(history))
     standings = tuple(s + c for s, c in zip(match.standings, credits, strict=True))
     if replayed:
         ties = match.ties + 1
         stake = 2**ties if rules.tie_rule is TieRule.REPLAY_DOUBLE_STAKE else 1
-        return _deal_from(match, state.dealer, hands, actions, stake, ties, standings)
+        return _deal_from(match, state.dealer, finished, stake, ties, standings)
     if outcome.void:
         dealer = (state.dealer + 1) % rules.num_players
-        return _deal_from(match, dealer, hands, actions, match.stake, match.ties, standings)
+        return _deal_from(match, dealer, finished, match.stake, match.ties, standings)
     winners = _match_winners(rules, standings, sides, winner)
     if winners is not None:
-        return attrs.evolve(
-            match,
-            hands=hands,
-            state=None,
-            actions=actions,
-            stake=1,
-            ties=0,
-            standings=standings,
-            winners=winners,
-            stream=None,
-        )
+        return _ended(match, finished, standings, winners)
     dealer = _next_dealer(rules, state.dealer, None if winner is None else sides[winner])
-    return _deal_from(match, dealer, hands, actions, 1, 0, standings)
+    return _deal_from(match, dealer, finished, 1, 0, standings)
+
+
+def _ended(
+    match: Match, finished: Finished, standings: tuple[Fraction, ...], winners: tuple[Seat, ...]
+) -> Match:
+    return attrs.evolve(
+        match,
+        finished=finished,
+        state=None,
+        stake=1,
+        ties=0,
+        standings=standings,
+        winners=winners,
+        stream=None,
+    )
 
 
 def _deal_from(
     match: Match,
     dealer: Seat,
-    hands: tuple[HandRecord, ...],
-    actions: tuple[tuple[Action, ...], ...],
+    finished: Finished,
     stake: int,
     ties: int,
     standings: tuple[Fraction, ...],
 ) -> Match:
-    """The match with the next hand dealt by `dealer`; a hand over at once is settled too."""
-    state, stream = _deal(match, len(hands), dealer)
+    """The match with the next hand dealt by `dealer`; a hand over at once is settled too.
+
+    With no room left for another deal (`MAX_DEALS` dealt, or fewer than
+    `MAX_DEAL_ACTIONS` of `MAX_ACTIONS` left), the match ends drawn instead.
+    """
+    number = _count(finished)
+    if number >= MAX_DEALS or _taken(finished) + MAX_DEAL_ACTIONS > MAX_ACTIONS:
+        return _ended(match, finished, standings, ())
+    state, stream = _deal(match, number, dealer)
     following = attrs.evolve(
         match,
-        hands=hands,
+        finished=finished,
         state=state,
-        actions=(*actions, ()),
         stake=stake,
         ties=ties,
         standings=standings,
@@ -610,7 +718,7 @@ def _deal_from(
         stream=stream,
     )
     if state.is_over:  # a hand can end before any play, e.g. on a black hand shown at the deal
-        return _settle(following, state, following.actions)
+        return _settle(following, state)
     return following
 
 
@@ -741,8 +849,9 @@ def _next_dealer(rules: Rules, dealer: Seat, winners: tuple[Seat, ...] | None) -
 def match_observe(match: Match, seat: int) -> MatchObservation:
     """What `seat` may know: its view of the hand in progress and the public record.
 
-    The public record is the cut, the finished hands, the standings and the
-    stake; never the seed, the decks or another seat's cards.
+    The public record is the cut, the latest `VIEW_HANDS` finished hands and how
+    many came before, the standings and the stake; never the seed, the decks or
+    another seat's cards. The cost does not grow with the number of hands.
 
     Raises:
         StateError: `match` is not a Match, or `seat` is not a seat of it.
@@ -752,13 +861,19 @@ def match_observe(match: Match, seat: int) -> MatchObservation:
     n = match.rules.num_players
     if type(seat) is not int or not 0 <= seat < n:
         raise StateError(f"seat must be from 0 to {n - 1}, got {describe(seat)}")
+    latest: list[HandRecord] = []
+    earlier = match._finished
+    while earlier and len(latest) < VIEW_HANDS:
+        earlier, record, _, _ = earlier
+        latest.append(record)
     return MatchObservation(
         seat=seat,
         rules=match.rules,
         current=None if match.state is None else observe(match.state, seat),
         first_dealer=match.first_dealer,
         cut=match.cut,
-        hands=match.hands,
+        hands=tuple(reversed(latest)),
+        earlier_hands=_count(earlier),
         standings=match.standings,
         stake=match.stake,
         ties=match.ties,
@@ -777,12 +892,13 @@ def match_result(match: Match) -> MatchResult:
     if match.state is not None:
         raise StateError("the match is not over yet: no result")
     # Sides are fixed when every played hand had the same ones (not so with 5 players).
-    played = {h.result.sides for h in match.hands if not h.result.void}
+    hands = match.hands
+    played = {h.result.sides for h in hands if not h.result.void}
     sides = played.pop() if len(played) == 1 else None
     winner = None
     if sides is not None and match.winners:
         winner = next((i for i, side in enumerate(sides) if set(match.winners) <= set(side)), None)
-    return MatchResult(match.winners, winner, sides, match.standings, match.hands)
+    return MatchResult(match.winners, winner, sides, match.standings, hands)
 
 
 def match_with_hand(match: Match, state: State) -> Match:
@@ -803,7 +919,7 @@ def match_with_hand(match: Match, state: State) -> Match:
         raise StateError("the match is over: it has no hand in progress")
     if type(state) is not State:
         raise StateError(f"expected a brisca.State, got {describe(state)}")
-    done = match.actions[-1]
+    done = now.history
     history = state.history
     if (
         state.deal != now.deal
@@ -814,7 +930,6 @@ def match_with_hand(match: Match, state: State) -> Match:
         raise StateError("the state is not a later state of the match's hand in progress")
     if len(history) == len(done):
         return match
-    actions = (*match.actions[:-1], history)
     if state.is_over:
-        return _settle(match, state, actions)
-    return attrs.evolve(match, state=state, actions=actions)
+        return _settle(match, state)
+    return attrs.evolve(match, state=state)
