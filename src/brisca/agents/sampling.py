@@ -35,6 +35,17 @@ seat's arrival order is searched at random. Samples are drawn with the library's
 The sample's ``seed`` is ``None`` and its ``deal`` is one consistent
 deal: both are hidden.
 
+**A view no deal can give.** A view edited by hand may contradict itself. Before
+any try, the sampler refuses one whose record its rules could never produce (an
+action they never offer, such as a black-hand claim where black hands are off), that
+shows a card in two places, a seat holding a suit it is void in, or a black hand,
+cante or honest signal whose cards are seen where its seat cannot have had them, or
+whose hidden hands no dealing of the unseen cards can fill (a matching of cards to
+hands, their sizes and what each is ruled out of). A replay that plays every public
+action but differs from the view where the unseen cards cannot matter (whose turn it
+is, a trick's winner) stops the tries at once. So such views are refused for about
+the cost of one sample.
+
 **When it gives up.** The search is randomised, not exhaustive: :func:`sample_state`
 proposes at most :data:`MAX_ATTEMPTS` histories and raises :class:`StateError` if
 none replays. Proposals honour the inferences listed above; the replay refuses
@@ -80,17 +91,20 @@ from brisca.game.actions import (
 )
 from brisca.game.cards import Card, Suit
 from brisca.game.engine import apply, deal_layout, is_legal, new_game, observe
-from brisca.game.errors import BriscaError, StateError, as_state_error
+from brisca.game.errors import BriscaError, StateError, as_state_error, checked_type, describe
 from brisca.game.rng import Generator
-from brisca.game.rules import BlackHandClaim, PlayObligation, Rules
+from brisca.game.rules import BlackHand, BlackHandClaim, PlayObligation, Rules, TeamMode
 from brisca.game.state import Observation, State
+from brisca.game.variants import owner
 from brisca.game.variants.black_hand import RANKS as BLACK_HAND_RANKS
 from brisca.game.variants.cantes import pair
 from brisca.game.variants.signals import VOCABULARIES, Truth
 
 __all__ = ["MAX_ATTEMPTS", "known_hands", "sample_state", "unseen_cards"]
 
-#: How many candidate histories :func:`sample_state` tries before it gives up.
+#: How many candidate histories :func:`sample_state` tries before it gives up: its
+#: budget, spent only on views it cannot tell from possible ones (a try costs about
+#: half a millisecond).
 MAX_ATTEMPTS = 2000
 #: How many arrival orders it tries per seat for one dealing of the unseen cards.
 _SEAT_TRIES = 30
@@ -116,6 +130,14 @@ def known_hands(observation: Observation) -> tuple[frozenset[Card], ...]:
 
 
 def _known_hands(obs: Observation) -> tuple[frozenset[Card], ...]:
+    out = list(_claimed(obs))
+    out[obs.seat] = frozenset(obs.hand)
+    return tuple(out)
+
+
+def _claimed(obs: Observation) -> tuple[frozenset[Card], ...]:
+    """For each seat, the cards the public record says it holds, the observer's own hand
+    aside: what it was shown, took by a swap, drew face up or sang, and has not played."""
     known: list[set[Card]] = [set() for _ in obs.hand_sizes]
     for seat, dealt in obs.partner_hands:
         known[seat] |= set(dealt)
@@ -127,9 +149,7 @@ def _known_hands(obs: Observation) -> tuple[frozenset[Card], ...]:
     if obs.trump_card_drawn is not None:
         known[obs.trump_card_drawn[0]].add(obs.trump_card_drawn[1])
     played = _played(obs)
-    out = [frozenset(k - played) for k in known]
-    out[obs.seat] = frozenset(obs.hand)
-    return tuple(out)
+    return tuple(frozenset(k - played) for k in known)
 
 
 def unseen_cards(observation: Observation) -> frozenset[Card]:
@@ -156,8 +176,7 @@ def _played(obs: Observation) -> set[Card]:
 
 
 def _check_observation(observation: object) -> None:
-    if type(observation) is not Observation:
-        raise StateError(f"expected a brisca.Observation, got {type(observation).__name__}")
+    checked_type(observation, Observation)
 
 
 def sample_state(observation: Observation, rng: Generator) -> State:
@@ -171,8 +190,9 @@ def sample_state(observation: Observation, rng: Generator) -> State:
     Raises:
         StateError: `observation` is not an Observation, `rng` not a
             :class:`brisca.game.rng.Generator`, or no game of its rules could give
-            this observation (none was found in :data:`MAX_ATTEMPTS` tries; see
-            "When it gives up" in the module documentation).
+            this observation: found before any try where the view contradicts itself,
+            else when none was found in :data:`MAX_ATTEMPTS` tries (see the module
+            documentation).
     """
     _check_observation(observation)
     if not isinstance(rng, Generator):
@@ -253,7 +273,8 @@ class _Model:
         per_round = len(active)
         rounds = len(talon) // per_round if per_round else 0
         drawn_rounds = min(len(obs.tricks), rounds)
-        known = _known_hands(obs)
+        claimed = _claimed(obs)
+        known = (*claimed[: obs.seat], frozenset(obs.hand), *claimed[obs.seat + 1 :])
         unseen = _unseen(obs, known)
         self.unseen = tuple(c for c in rules.cards if c in unseen)
         played_suits = {c.suit for c in _played(obs)}
@@ -293,6 +314,7 @@ class _Model:
         ):
             raise StateError("the observation's drawn turned card does not fit its tricks")
         self.steps = _timeline(obs)
+        self._refuse_impossible(claimed, known)
         self.forbidden = self._forbidden(rounds)
         self.exclusions = self._exclusions(drawn_rounds)
         self.forced = self._forced()
@@ -305,6 +327,92 @@ class _Model:
             hidden += 1
         if hidden != len(self.unseen):
             raise StateError("the observation's hand sizes do not fit the cards it has seen")
+        if not self._placeable():
+            raise StateError("no deal of the unseen cards fits the observation's hands")
+        automatic = rules.black_hand is not BlackHand.OFF and (
+            rules.black_hand_claim is BlackHandClaim.AUTOMATIC
+        )
+        #: The fields of the view that where the unseen cards lie can still change once
+        #: every public action has replayed; a difference in any other is found in every try.
+        secret_sides = rules.team_mode is TeamMode.CALLED_PARTNER
+        self.chance_fields = frozenset(
+            {"hand"}
+            | ({"black_hand", "to_act"} if automatic else set())
+            | ({"trump", "trump_card"} if self.covered is not None else set())
+            | ({"signals", "sides", "contract"} if secret_sides else set())
+        )
+
+    def _refuse_impossible(
+        self, claimed: Sequence[frozenset[Card]], known: Sequence[frozenset[Card]]
+    ) -> None:
+        """Refuse, before any try, a view whose public record contradicts itself, so that
+        no deal can give it: an action its rules never offer, a card in two places, a
+        card held in a suit the seat is void in, or a black hand, cante or honest signal
+        whose cards lie where its seat cannot have had them."""
+        obs, rules = self.obs, self.rules
+        for step in self.steps:
+            for action in step.choices[0]:  # every choice holds the same actions
+                rule = owner(type(action))
+                if rule is not None and not rule.possible(action, rules):
+                    raise StateError(
+                        f"the observation holds {describe(action, typed=False)}, "
+                        "which its rules never offer"
+                    )
+        places = [c for hand in known for c in hand]
+        places += [c for _, c in obs.trick] + [c for t in obs.tricks for _, c in t.cards]
+        places += [] if obs.trump_card is None else [obs.trump_card]
+        if len(set(places)) != len(places) or not set(places) <= set(rules.cards):
+            raise StateError("the observation shows a card in two places, or not of its pack")
+        if not claimed[obs.seat] <= set(obs.hand):
+            raise StateError("the observation's hand lacks a card its seat showed it holds")
+        for seat, suits in enumerate(obs.voids):
+            if any(c.suit in suits for c in known[seat]):
+                raise StateError(f"the observation shows seat {seat} holding a suit it is void in")
+        unseen = set(self.unseen)
+        by: dict[int, set[Card]] = {s: set() for s in range(rules.num_players)}
+        for seat, card in [*obs.trick, *(p for t in obs.tricks for p in t.cards)]:
+            by[seat].add(card)  # it played them: a card leaves a hand only in view
+        for swap in obs.swaps:
+            by[swap.seat].add(swap.given)
+        # (seat, cards, what, whether they may have left it since): a black hand ends the
+        # hand as it forms, so its cards are still held.
+        needs: list[tuple[int, frozenset[Card], str, bool]] = []
+        trump = obs.trump
+        if obs.black_hand is not None:
+            if obs.to_act is not None:
+                raise StateError("the observation's black hand has not ended the hand")
+            if trump is not None:
+                black = frozenset(_card(r, trump) for r in BLACK_HAND_RANKS)
+                needs.append((obs.black_hand, black, "black hand", False))
+        for cante in obs.cantes:
+            needs.append((cante.seat, frozenset(pair(cante.suit)), "cante", True))
+        if trump is not None:
+            for record in obs.signals:
+                needed, _ = _signal_ranks(rules, record.signal, trump)
+                cards = frozenset(_card(r, trump) for r in needed)
+                needs.append((record.seat, cards, "signal", True))
+        for seat, cards, what, may_leave in needs:
+            if not cards <= unseen | known[seat] | (by[seat] if may_leave else set()):
+                raise StateError(f"the cards of seat {seat}'s {what} are seen elsewhere")
+
+    def _placeable(self) -> bool:
+        """Whether some dealing of the unseen cards gives each hidden hand its size, its
+        forced cards and none it is ruled out of, and the covered card a suit it may be
+        (the stock takes the rest): a matching of cards to places, found by augmenting
+        paths, so that an impossible view is refused at once."""
+        forced = [c for cards in self.forced.values() for c in cards]
+        if len(set(forced)) != len(forced):
+            return False  # two seats must both hold one card
+        free = frozenset(self.unseen) - set(forced)
+        demands: list[frozenset[Card]] = []
+        for spec in self.seats:
+            need = spec.unseen - len(self.forced.get(spec.seat, ()))
+            if need < 0:
+                return False
+            demands += [free - self.exclusions.get(spec.seat, frozenset())] * need
+        if self.covered is not None:
+            demands.append(free & frozenset(self.covered))
+        return _matching(demands)
 
     def _forbidden(self, rounds: int) -> dict[int, list[tuple[int, frozenset[Card]]]]:
         """For each seat, the cards it cannot have held at some moments: ``(trick, cards)``.
@@ -550,28 +658,59 @@ class _Model:
 
     def replay(self, deck: list[Card]) -> State | None:
         """Deal `deck` and play the public history; the state if all of it is legal and
-        the observer's view comes out the same."""
+        the observer's view comes out the same, ``None`` if not.
+
+        Raises:
+            StateError: no deck could do better: the history is out of turn, or the
+                view differs in a field that the unseen cards cannot change.
+        """
         try:
             state = new_game(
                 self.rules, deck=deck, dealer=self.obs.dealer, hand_number=self.hand_number
             )
-            for step in self.steps:
-                for choice in step.choices:
-                    try:
-                        after = state
-                        for action in choice:
-                            after = apply(after, action)
-                    except BriscaError:
-                        continue
-                    state = after
-                    break
-                else:
-                    return None
-            if observe(state, self.obs.seat) != self.obs:
-                return None
         except BriscaError:
             return None
-        return state
+        for step in self.steps:
+            for choice in step.choices:
+                try:
+                    after = state
+                    for action in choice:
+                        after = apply(after, action)
+                except BriscaError:
+                    continue
+                state = after
+                break
+            else:
+                # Whose turn it is follows from the public actions alone.
+                if state.to_act is not None and state.to_act != step.seat:
+                    raise StateError(f"the observation's seat {step.seat} acts out of turn")
+                return None
+        seen = observe(state, self.obs.seat)
+        if seen == self.obs:
+            return state
+        fields = [f.name for f in attrs.fields(Observation)]
+        wrong = [f for f in fields if getattr(seen, f) != getattr(self.obs, f)]
+        certain = [f for f in wrong if f not in self.chance_fields]
+        if certain:
+            raise StateError(f"no deal gives the observation's {', '.join(certain)}")
+        return None
+
+
+def _matching(demands: Sequence[frozenset[Card]]) -> bool:
+    """Whether each demand can take a card of its own from its set: Kuhn's augmenting
+    paths, in at most cards * demands**2 steps."""
+    holder: dict[Card, int] = {}
+
+    def augment(index: int, seen: set[Card]) -> bool:
+        for card in demands[index]:
+            if card not in seen:
+                seen.add(card)
+                if card not in holder or augment(holder[card], seen):
+                    holder[card] = index
+                    return True
+        return False
+
+    return all(augment(i, set()) for i in range(len(demands)))
 
 
 def _assign(
