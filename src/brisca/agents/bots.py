@@ -33,12 +33,18 @@ from __future__ import annotations
 
 import importlib
 import inspect
-import os
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Protocol, TypeVar
 
 from brisca.agents.sampling import sample_state
-from brisca.agents.search import cards_to_play, evaluate, solve
+from brisca.agents.search import (
+    BUDGET,
+    MAX_BUDGET,
+    MAX_SAMPLES,
+    cards_to_play,
+    evaluate,
+    solve,
+)
 from brisca.game.actions import (
     Action,
     Bid,
@@ -52,7 +58,7 @@ from brisca.game.actions import (
     Sing,
     Swap,
 )
-from brisca.game.cards import Card, Suit
+from brisca.game.cards import Card, DeckKind, Suit, deck_cards
 from brisca.game.engine import (
     apply,
     checked_rules,
@@ -62,14 +68,21 @@ from brisca.game.engine import (
     observe,
     result,
 )
-from brisca.game.errors import BARE_ERRORS, BotError, IllegalActionError, StateError, describe
+from brisca.game.errors import (
+    BARE_ERRORS,
+    BotError,
+    IllegalActionError,
+    StateError,
+    checked_int,
+    describe,
+)
 from brisca.game.match import (
     Match,
     MatchObservation,
     MatchResult,
     new_match,
 )
-from brisca.game.rng import Generator
+from brisca.game.rng import MAX_SEED, Generator
 from brisca.game.rules import HandWinRule, Rules, TeamMode, TrumpSelection
 from brisca.game.state import ContractResult, HandResult, Observation, State, seating_for
 from brisca.game.tricks import winning
@@ -129,17 +142,14 @@ class RandomBot:
     """Picks uniformly among the legal actions.
 
     Its choices come from ``brisca.game.rng.Generator(seed)``, so a seeded bot
-    repeats itself; with no seed, one is drawn from the operating system.
+    repeats itself; with no seed, one is drawn from the operating system. A seed
+    is an int from 0 to :data:`brisca.game.rng.MAX_SEED`.
     """
 
     def __init__(self, seed: int | None = None) -> None:
-        if seed is None:
-            seed = int.from_bytes(os.urandom(16), "big")
-        elif type(seed) is not int or seed < 0:
-            raise StateError(f"a bot's seed must be a non-negative int, got {describe(seed)}")
         #: The seed the bot's choices come from.
-        self.seed = seed
-        self._generator = Generator(seed)
+        self.seed = checked_seed(seed)
+        self._generator = Generator(self.seed)
 
     def __call__(
         self, observation: Observation | MatchObservation, legal: Sequence[Action], /
@@ -393,12 +403,24 @@ class SearchBot:
     the heuristic would choose. It sees only its observation, and its choices come
     from ``brisca.game.rng.Generator(seed)``: a seeded bot repeats itself.
 
+    Every decision is bounded: its searches visit at most `budget` positions in all,
+    shared equally among its worlds (and, in rollouts, among the candidates). A world
+    too large for its share is valued from the deepest search that fits it, as
+    ``solve(..., partial=True)`` does, and a rollout whose endgame does not fit
+    is played out by the heuristic.
+
     Args:
-        samples: worlds per decision (at least 1).
-        seed: a non-negative int; drawn from the operating system when omitted.
-        exact_cards: solve card play exactly once at most this many cards remain.
-        early: how to play before that: ``"heuristic"``, ``"rollouts"``, or a
-            search depth in tricks.
+        samples: worlds per decision, from 1 to :data:`~brisca.agents.search.MAX_SAMPLES`
+            (8 by default).
+        seed: an int from 0 to :data:`brisca.game.rng.MAX_SEED`; drawn from the
+            operating system when omitted.
+        exact_cards: solve card play exactly once at most this many cards remain,
+            from 0 to :data:`MAX_CARDS` (10 by default).
+        early: how to play before that: ``"heuristic"`` (the default), ``"rollouts"``,
+            or a search depth in tricks, from 1 to :data:`MAX_TRICKS`.
+        budget: the most positions a decision searches, from 1 to
+            :data:`~brisca.agents.search.MAX_BUDGET`
+            (:data:`~brisca.agents.search.BUDGET` by default).
     """
 
     def __init__(
@@ -407,21 +429,23 @@ class SearchBot:
         seed: int | None = None,
         exact_cards: int = 10,
         early: str | int = "heuristic",
+        budget: int = BUDGET,
     ) -> None:
-        for name, value, least in (("samples", samples, 1), ("exact_cards", exact_cards, 0)):
-            if type(value) is not int or value < least:
-                raise StateError(
-                    f"{name} must be an int of at least {least}, got {describe(value)}"
-                )
-        if early not in ("heuristic", "rollouts") and not (type(early) is int and early > 0):
+        checked_int(samples, "samples", 1, MAX_SAMPLES)
+        checked_int(exact_cards, "exact_cards", 0, MAX_CARDS)
+        checked_int(budget, "budget", 1, MAX_BUDGET)
+        depth = type(early) is int and 1 <= early <= MAX_TRICKS
+        if early not in ("heuristic", "rollouts") and not depth:
             raise StateError(
-                f"early must be 'heuristic', 'rollouts' or a positive depth, got {describe(early)}"
+                f"early must be 'heuristic', 'rollouts' or a depth from 1 to {MAX_TRICKS}, "
+                f"got {describe(early)}"
             )
         #: The seed the bot's choices come from.
         self.seed = checked_seed(seed)
         self.samples = samples
         self.exact_cards = exact_cards
         self.early = early
+        self.budget = budget
         #: How many decisions it has searched (sampled worlds for) so far.
         self.searches = 0
         self._generator = Generator(self.seed)
@@ -453,7 +477,9 @@ class SearchBot:
                 return self._rollouts(view, legal, guess)
             depth = int(self.early)
         self.searches += 1
-        values = evaluate(view, legal, samples=self.samples, rng=self._generator, depth=depth)
+        values = evaluate(
+            view, legal, samples=self.samples, rng=self._generator, depth=depth, budget=self.budget
+        )
         return _best(legal, values, guess)
 
     def _rollouts(self, view: Observation, candidates: Sequence[Action], guess: Action) -> Action:
@@ -463,29 +489,45 @@ class SearchBot:
         self.searches += 1
         totals = [0.0] * len(candidates)
         seat = view.seat
+        share = self.budget // (self.samples * len(candidates))
         for _ in range(self.samples):
             world = sample_state(view, self._generator)
             for i, action in enumerate(candidates):
-                final = self._rolled_out(apply(world, action))
+                final = self._rolled_out(apply(world, action), share)
                 totals[i] += _seat_score(final, seat)
         return _best(candidates, totals, guess)
 
-    def _rolled_out(self, state: State) -> State:
-        """`state` played to its end: the heuristic at every seat, then the solver."""
+    def _rolled_out(self, state: State, budget: int) -> State:
+        """`state` played to its end: the heuristic at every seat, and the solver once
+        the cards left are few, while its `budget` of positions lasts."""
         heuristic = self._heuristic
+        solving = False
         while not state.is_over:
-            small = cards_to_play(state) <= self.exact_cards
-            if small and state.trump is not None and not state.trick:
-                return _solved(state)
+            if not solving and not state.trick and state.trump is not None:
+                solving = budget > 0 and cards_to_play(state) <= self.exact_cards
+            if solving:  # every seat plays its best for its own side
+                solution = solve(state, budget=budget, partial=True)
+                budget -= solution.nodes
+                solving = solution.exact and budget > 0
+                if solution.exact:
+                    state = apply(state, solution.best_actions[0])
+                    continue
             seat: int = state.to_act  # type: ignore[assignment]
             state = apply(state, heuristic(observe(state, seat), legal_actions(state)))
         return state
 
     def __repr__(self) -> str:
+        budget = "" if self.budget == BUDGET else f", budget={self.budget}"
         return (
             f"SearchBot(samples={self.samples}, seed={self.seed}, "
-            f"exact_cards={self.exact_cards}, early={self.early!r})"
+            f"exact_cards={self.exact_cards}, early={self.early!r}{budget})"
         )
+
+
+#: The most cards a hand plays: the largest pack's (``exact_cards`` beyond it changes nothing).
+MAX_CARDS = len(deck_cards(DeckKind.SPANISH48))
+#: The most tricks a hand has: the largest pack between two players.
+MAX_TRICKS = MAX_CARDS // 2
 
 
 def _cards_to_play(view: Observation) -> int:
@@ -527,15 +569,6 @@ def _seat_score(state: State, seat: int) -> float:
         return outcome.details.seat_scores[seat]
     side = state.seating.side_of[seat]
     return 0 if side < 0 else outcome.points[side]
-
-
-def _solved(state: State) -> State:
-    """`state` played to its end by the solver, every seat playing its best."""
-    while not state.is_over:
-        seat: int = state.to_act  # type: ignore[assignment]
-        side = state.seating.side_of[seat]
-        state = apply(state, solve(state, side=side).best_actions[0])
-    return state
 
 
 def play_game(
@@ -670,9 +703,8 @@ def bot_seed(game_seed: int, seat: int) -> int:
     Raises:
         BotError: either is not a non-negative int.
     """
-    for name, value in (("game_seed", game_seed), ("seat", seat)):
-        if type(value) is not int or value < 0:
-            raise BotError(f"{name} must be a non-negative int, got {describe(value)}")
+    checked_int(game_seed, "game_seed", error=BotError)
+    checked_int(seat, "seat", error=BotError)
     return (game_seed << 8) + seat + 1
 
 
@@ -693,13 +725,13 @@ def make_bot(name: str, seed: int = 0) -> Bot:
     brisca.BotError: unknown bot 'clever': the bots are random, heuristic, search, or ...
 
     Raises:
-        BotError: an unknown name, a module or class that cannot be imported, or a
-            class whose construction fails or gives something that is not callable.
+        BotError: an unknown name, a seed that is not an int from 0 to
+            :data:`brisca.game.rng.MAX_SEED`, a module or class that cannot be imported,
+            or a class whose construction fails or gives something that is not callable.
     """
     if not isinstance(name, str):
         raise BotError(f"a bot's name is a str, got {describe(name)}")
-    if type(seed) is not int or seed < 0:
-        raise BotError(f"a bot's seed must be a non-negative int, got {describe(seed)}")
+    checked_int(seed, "a bot's seed", 0, MAX_SEED, error=BotError)
     factory = BOTS.get(name)
     if factory is not None:
         return factory(seed)

@@ -31,6 +31,21 @@ True
 With ``depth=k`` it looks only `k` tricks ahead and scores the points taken by
 then (``exact`` is then ``False`` unless the hand ends within the horizon).
 
+**Budgets.** A search visits at most ``budget`` positions (:data:`BUDGET`, 200,000,
+by default; up to :data:`MAX_BUDGET`), and its transposition table keeps at most
+:data:`TABLE_SIZE` of them, so no call runs or grows without bound. Past its budget,
+:func:`solve` refuses with a :class:`~brisca.StateError`, or with ``partial=True``
+answers from the deepest search that fitted, with ``exact=False``:
+
+>>> early = brisca.new_game("spanish-2p", seed=7)
+>>> solve(early, budget=10_000)  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+brisca.StateError: the search needs more than 10,000 positions: ...
+>>> guess = solve(early, budget=10_000, partial=True)
+>>> guess.exact, guess.nodes <= 10_000
+(False, True)
+
 **Determinized search.** :func:`evaluate` turns one seat's
 :class:`~brisca.Observation` into an estimate of each legal action: it samples
 worlds consistent with the observation (:func:`brisca.agents.sampling.sample_state`),
@@ -40,6 +55,7 @@ Monte Carlo, as in the strongest Skat and Bridge programs.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Sequence
 
 import attrs
@@ -48,16 +64,37 @@ from brisca.agents.sampling import sample_state
 from brisca.game.actions import Action, Play
 from brisca.game.cards import Card, DeckKind, deck_cards
 from brisca.game.engine import apply, legal_actions
-from brisca.game.errors import StateError, describe
+from brisca.game.errors import StateError, checked_int, checked_type, describe
 from brisca.game.rng import Generator
 from brisca.game.state import Observation, State
 from brisca.game.variants import VARIANTS
 from brisca.game.variants.cantes import MAX_CANTE_POINTS
 
-__all__ = ["INFINITE_DEPTH", "Solution", "cards_to_play", "evaluate", "score", "solve"]
+__all__ = [
+    "BUDGET",
+    "INFINITE_DEPTH",
+    "MAX_BUDGET",
+    "MAX_SAMPLES",
+    "TABLE_SIZE",
+    "Solution",
+    "cards_to_play",
+    "evaluate",
+    "score",
+    "solve",
+]
 
 #: The `depth` of an exact search: to the end of the hand.
 INFINITE_DEPTH = 1 << 20
+#: How many positions :func:`solve` and :func:`evaluate` may visit by default: a few
+#: seconds of search. Every exact endgame of ten cards or fewer fits it many times over.
+BUDGET = 200_000
+#: The largest `budget` they accept.
+MAX_BUDGET = 10**8
+#: The most positions a search's transposition table keeps (about 50 MiB); past it, a
+#: search goes on without storing more, so its memory is bounded whatever its budget.
+TABLE_SIZE = 1 << 17
+#: The most worlds :func:`evaluate` samples.
+MAX_SAMPLES = 1000
 
 # One bit per card, for the transposition table's keys.
 _BIT = {card: 1 << i for i, card in enumerate(deck_cards(DeckKind.SPANISH48))}.__getitem__
@@ -102,8 +139,7 @@ def cards_to_play(state: State) -> int:
     Raises:
         StateError: `state` is not a State.
     """
-    if type(state) is not State:
-        raise StateError(f"expected a brisca.State, got {type(state).__name__}")
+    checked_type(state, State)
     return sum(map(len, state.hands)) + len(state.stock) + (state.trump_card is not None)
 
 
@@ -129,28 +165,39 @@ def _in_play(state: State) -> int:
 
 
 def _check(state: object, side: object) -> None:
-    if type(state) is not State:
-        raise StateError(f"expected a brisca.State, got {type(state).__name__}")
-    sides = len(state.seating.sides)
-    if type(side) is not int or not 0 <= side < sides:
-        raise StateError(f"side must be an index from 0 to {sides - 1}, got {describe(side)}")
+    sides = len(checked_type(state, State).seating.sides)
+    checked_int(side, "side", 0, sides - 1)
 
 
-def solve(state: State, *, side: int | None = None, depth: int | None = None) -> Solution:
+def solve(
+    state: State,
+    *,
+    side: int | None = None,
+    depth: int | None = None,
+    budget: int = BUDGET,
+    partial: bool = False,
+) -> Solution:
     """The value of `state` for `side` under best play by everyone, and the best actions.
 
     Args:
         state: any state of a hand; every card in it is taken as known.
         side: an index into ``state.sides``; by default the side of the seat to act.
-        depth: how many tricks to look ahead (the trick in progress counts as one);
-            by default to the end of the hand, which is exact.
+        depth: how many tricks to look ahead (the trick in progress counts as one),
+            from 1 to :data:`INFINITE_DEPTH`; by default to the end of the hand, which
+            is exact.
+        budget: how many positions the search may visit, from 1 to :data:`MAX_BUDGET`
+            (:data:`BUDGET` by default).
+        partial: what to do with a position too large for the budget: refuse it
+            (the default), or deepen one trick at a time and answer from the deepest
+            search that ended within the budget, with ``exact=False``; when not even
+            one trick fits, every action is valued at the score so far.
 
     Raises:
         StateError: `state` is not a State, is over or is still in its auction, `side`
-            is not one of its sides, or `depth` is not a positive int.
+            is not one of its sides, `depth` or `budget` is out of its range, or the
+            search needs more than `budget` positions and `partial` is false.
     """
-    if type(state) is not State:
-        raise StateError(f"expected a brisca.State, got {type(state).__name__}")
+    checked_type(state, State)
     if state.is_over:
         raise StateError("the hand is over: there is nothing to solve")
     if state.trump is None:
@@ -159,12 +206,33 @@ def solve(state: State, *, side: int | None = None, depth: int | None = None) ->
     if side is None:
         side = state.seating.side_of[state.to_act]  # type: ignore[index]
     _check(state, side)
-    if depth is None:
-        depth = INFINITE_DEPTH
-    elif type(depth) is not int or depth < 1:
-        raise StateError(f"depth must be a positive int, got {describe(depth)}")
-    search = _Search(state, side)
-    values = search.root(state, depth)
+    depth = INFINITE_DEPTH if depth is None else checked_int(depth, "depth", 1, INFINITE_DEPTH)
+    budget = checked_int(budget, "budget", 1, MAX_BUDGET)
+    if type(partial) is not bool:
+        raise StateError(f"partial must be a bool, got {describe(partial)}")
+    # A partial search tries the whole depth with half the budget first: deepening
+    # costs about half as much again where the whole search would have fitted.
+    search = _Search(state, side, budget // 2 if partial and budget > 1 else budget)
+    values: list[tuple[Action, int]] | None = None
+    exact = False
+    try:
+        values = search.root(state, depth)
+        exact = not search.cut
+    except _OutOfBudget:
+        if not partial:
+            raise StateError(
+                f"the search needs more than {budget:,} positions: pass a larger budget, "
+                "a depth, or partial=True"
+            ) from None
+        search.budget = budget
+        with contextlib.suppress(_OutOfBudget):
+            for horizon in range(1, depth):  # keep the deepest search that ended
+                values = search.root(state, horizon)
+                if not search.cut:
+                    exact = True
+                    break
+    if values is None:  # not one trick within the budget
+        values = [(action, 0) for action in legal_actions(state)]
     mover_side = state.seating.side_of[state.to_act]  # type: ignore[index]
     # The seat to act chooses: the best for the side when it is on it, the worst if not.
     best = (max if mover_side == side else min)(v for _, v in values)
@@ -174,9 +242,13 @@ def solve(state: State, *, side: int | None = None, depth: int | None = None) ->
         best_actions=tuple(a for a, v in values if v == best),
         values=tuple((a, now + v) for a, v in values),
         side=side,
-        exact=not search.cut,
+        exact=exact,
         nodes=search.nodes,
     )
+
+
+class _OutOfBudget(Exception):
+    """The search has visited as many positions as its budget allows."""
 
 
 class _Search:
@@ -187,9 +259,10 @@ class _Search:
     that is what lets the table share them between move orders.
     """
 
-    def __init__(self, state: State, side: int) -> None:
+    def __init__(self, state: State, side: int, budget: int) -> None:
         table = state.seating
         self.side = side
+        self.budget = budget
         self.side_of = table.side_of
         self.card_points = table.card_points
         self.strength = table.strength
@@ -233,7 +306,8 @@ class _Search:
 
     def root(self, state: State, depth: int) -> list[tuple[Action, int]]:
         """Each legal action with its exact value (to the horizon)."""
-        self.nodes += 1
+        self.cut = False
+        self.visit()
         in_play = _in_play(state)
         return [
             (action, self.through(state, action, -_MAX, _MAX, depth, in_play))
@@ -254,7 +328,7 @@ class _Search:
     def value(self, state: State, alpha: int, beta: int, depth: int, in_play: int) -> int:
         """Alpha-beta, fail-soft: the side's gain from `state` on, within (alpha, beta);
         `in_play` is the card points not yet taken."""
-        self.nodes += 1
+        self.visit()
         if state.is_over:
             return 0
         if depth <= 0 and not state.trick:
@@ -306,8 +380,15 @@ class _Search:
             flag = _LOWER
         else:
             flag = _EXACT
-        self.tt[key] = (depth, flag, best, best_index)
+        if len(self.tt) < TABLE_SIZE or key in self.tt:
+            self.tt[key] = (depth, flag, best, best_index)
         return best
+
+    def visit(self) -> None:
+        """Count a position, and stop the search once the budget is spent."""
+        if self.nodes >= self.budget:
+            raise _OutOfBudget
+        self.nodes += 1
 
     def order(self, state: State, actions: Sequence[Action], first: int) -> list[int]:
         """The order to try `actions` in: the table's best first, then the extras (a swap,
@@ -337,6 +418,7 @@ def evaluate(
     samples: int,
     rng: Generator,
     depth: int | None = None,
+    budget: int = BUDGET,
 ) -> tuple[float, ...]:
     """The mean value of each of `legal` for `observation`'s side, over `samples` worlds.
 
@@ -344,17 +426,28 @@ def evaluate(
     solved by :func:`solve` (`depth` tricks ahead, when given); a value is the
     side's score at the end of the hand (or at the horizon), averaged over the worlds.
 
+    Args:
+        samples: how many worlds, from 1 to :data:`MAX_SAMPLES`.
+        depth: as for :func:`solve`.
+        budget: how many positions the searches of all the worlds may visit together,
+            from 1 to :data:`MAX_BUDGET` (:data:`BUDGET` by default). Each world gets an
+            equal share, and one too large for it is valued as by ``solve(...,
+            partial=True)``, from the deepest search that fits (by the score so far
+            when the share is not even one position).
+
     Raises:
         StateError: `observation` is not an Observation, its seat is not the one to
-            act, `legal` holds an action that is not legal, `samples` is not a positive
-            int, `rng` is not a Generator, or no world is consistent with the observation.
+            act, `legal` holds an action that is not legal, `samples`, `depth` or
+            `budget` is out of its range, `rng` is not a Generator, or no world is
+            consistent with the observation.
     """
-    if type(observation) is not Observation:
-        raise StateError(f"expected a brisca.Observation, got {type(observation).__name__}")
+    checked_type(observation, Observation)
     if isinstance(legal, (str, bytes)) or not isinstance(legal, Sequence) or not legal:
         raise StateError(f"legal must be a non-empty sequence of actions, got {describe(legal)}")
-    if type(samples) is not int or samples < 1:
-        raise StateError(f"samples must be a positive int, got {describe(samples)}")
+    checked_int(samples, "samples", 1, MAX_SAMPLES)
+    if depth is not None:
+        checked_int(depth, "depth", 1, INFINITE_DEPTH)
+    share = checked_int(budget, "budget", 1, MAX_BUDGET) // samples
     if not isinstance(rng, Generator):
         raise StateError(f"rng must be a brisca.game.rng.Generator, got {type(rng).__name__}")
     seat = observation.seat
@@ -370,7 +463,11 @@ def evaluate(
                     raise StateError(
                         f"{describe(action, typed=False)} is not a legal action of the observation"
                     )
-        solution = solve(world, side=world.seating.side_of[seat], depth=depth)
+        side = world.seating.side_of[seat]
+        if share == 0:
+            totals = [t + _score(world, side) for t in totals]
+            continue
+        solution = solve(world, side=side, depth=depth, budget=share, partial=True)
         values = dict(solution.values)
         for i, action in enumerate(legal):
             totals[i] += values[action]
