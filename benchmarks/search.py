@@ -18,18 +18,32 @@ Four measurements, each a median over many positions, never a timed test:
   percentile of its time per decision over all its decisions and over the ones it
   searched (``SearchBot.searches``: those where it sampled worlds).
 
+Two more say what the budgets cost:
+
+- **refusals**: :func:`~brisca.agents.sampling.sample_state` on views edited to claim a
+  black hand (at random moments of puerto-rican-2p, where black hands are off), the
+  time to refuse one against the time to sample the real view, each from a fresh model;
+- **budget**: ``solve(state)`` from the deal of a 2-player and a 4-player hand, the
+  positions it visits and the time it takes to refuse, and ``partial=True``'s answer.
+
+``--only refusals,budget`` runs only the sections named.
+
 One process and one core: the figures are for a single search at a time.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import random
 import statistics
 import time
 from collections.abc import Sequence
 
+import attrs
+
 import brisca
+from brisca.agents import sampling as sampler
 from brisca.agents.bots import HeuristicBot, SearchBot, play_game
 from brisca.agents.sampling import sample_state
 from brisca.agents.search import cards_to_play, solve
@@ -112,6 +126,47 @@ def sampling(count: int) -> None:
     )
 
 
+def refusals(count: int) -> None:
+    rng = random.Random(5)
+    refuse, sample = [], []
+    for _ in range(count):
+        state = brisca.new_game("puerto-rican-2p", seed=rng.randrange(2**32))
+        for _ in range(rng.randrange(30)):
+            state = brisca.apply(state, rng.choice(brisca.legal_actions(state)))
+        view = brisca.observe(state, 0)
+        forged = attrs.evolve(view, black_hand=1)
+        start = time.process_time()
+        with contextlib.suppress(brisca.StateError):
+            sample_state(forged, Generator(1))
+        refuse.append(time.process_time() - start)
+        sampler._model.cache_clear()
+        start = time.process_time()
+        sample_state(view, Generator(1))
+        sample.append(time.process_time() - start)
+    print(
+        f"refusals (puerto-rican-2p, a forged black hand, {count} views): median"
+        f" {statistics.median(refuse) * 1e3:.2f} ms to refuse, max {max(refuse) * 1e3:.2f} ms;"
+        f" {statistics.median(sample) * 1e3:.2f} ms to sample the real view"
+    )
+
+
+def budget(preset: str) -> None:
+    state = brisca.new_game(preset, seed=1)
+    start = time.process_time()
+    try:
+        found = f"answered, {solve(state).nodes:,} positions"
+    except brisca.StateError as error:
+        found = f"refused ({error})"
+    spent = time.process_time() - start
+    start = time.process_time()
+    guess = solve(state, partial=True)
+    partial = time.process_time() - start
+    print(
+        f"budget, solve from the deal of {preset}: {found} in {spent:.1f} s;"
+        f" partial=True: exact={guess.exact}, {guess.nodes:,} positions in {partial:.1f} s"
+    )
+
+
 def decisions(preset: str, hands: int) -> None:
     rules = brisca.preset(preset)
     all_times: list[float] = []
@@ -158,13 +213,25 @@ def main() -> None:
     parser.add_argument("--positions", type=int, default=1000, help="endgame positions")
     parser.add_argument("--hands", type=int, default=20, help="hands per preset for decisions")
     parser.add_argument("--presets", default=PRESETS, help="comma-separated preset names")
+    sections = "endgame,reach,sampling,refusals,budget,decisions"
+    parser.add_argument("--only", default=sections, help="comma-separated sections to run")
     args = parser.parse_args()
-    endgame(args.positions)
-    reach("spanish-2p", seeds=(1, 2, 3))
-    reach("spanish-4p", seeds=(1, 2, 3))
-    sampling(max(10, args.positions // 20))
-    for preset in args.presets.split(","):
-        decisions(preset, args.hands)
+    only = set(args.only.split(","))
+    if "endgame" in only:
+        endgame(args.positions)
+    if "reach" in only:
+        reach("spanish-2p", seeds=(1, 2, 3))
+        reach("spanish-4p", seeds=(1, 2, 3))
+    if "sampling" in only:
+        sampling(max(10, args.positions // 20))
+    if "refusals" in only:
+        refusals(max(10, args.positions // 20))
+    if "budget" in only:
+        budget("spanish-2p")
+        budget("spanish-4p")
+    if "decisions" in only:
+        for preset in args.presets.split(","):
+            decisions(preset, args.hands)
 
 
 if __name__ == "__main__":
