@@ -17,9 +17,16 @@ from typing import Any, Generic, TypeVar, cast, overload
 
 import attrs
 
-from brisca.game.actions import Action, Play
+from brisca.game.actions import Action, Play, parse_action
 from brisca.game.cards import Card, DeckKind, Suit, deck_cards
-from brisca.game.errors import IllegalActionError, RulesError, StateError, checked_int, describe
+from brisca.game.errors import (
+    IllegalActionError,
+    NotationError,
+    RulesError,
+    StateError,
+    checked_int,
+    describe,
+)
 from brisca.game.events import CardPlayed, CardsDrawn, Event, HandEnded, TrickWon, TrumpRevealed
 from brisca.game.presets import preset
 from brisca.game.rng import MAX_SEED, Generator
@@ -299,11 +306,11 @@ class Playable(abc.ABC, Generic[ObservationT, ResultT]):
         """Every legal action of the seat to act, in a fixed order."""
 
     @abc.abstractmethod
-    def is_legal(self, action: Action) -> bool:
+    def is_legal(self, action: Action | str) -> bool:
         """Whether `action` is legal now."""
 
     @abc.abstractmethod
-    def apply(self: P, action: Action) -> P:
+    def apply(self: P, action: Action | str) -> P:
         """The value after `action`."""
 
     @abc.abstractmethod
@@ -329,7 +336,9 @@ def _playable(value: object) -> Playable[Any, Any]:
 def refusal(state: State, action: object) -> str | None:
     """Why `action` is illegal in `state`, or ``None`` when it is legal: the one rule check.
 
-    `is_legal`, `apply` and `step` decide through it.
+    `is_legal`, `apply` and `step` decide through it. `action` may be notation text
+    (``"11C"``), judged as the action it reads as; text that reads as none is refused
+    with the reason it cannot be read.
 
     >>> import brisca
     >>> state = brisca.new_game(brisca.preset("spanish-2p"), seed=7)
@@ -341,7 +350,14 @@ def refusal(state: State, action: object) -> str | None:
     """
     if type(state) is not State:
         raise StateError(f"expected a brisca.State, got {type(state).__name__}")
-    return _refusal(state, action, _plan_of(state.seating))
+    plan = _plan_of(state.seating)
+    reason = _refusal(state, action, plan)
+    if reason is not None and type(action) is str:  # notation: read it, then judge it
+        try:
+            return _refusal(state, parse_action(action), plan)
+        except NotationError as error:
+            return str(error)
+    return reason
 
 
 def _refusal(state: State, action: object, plan: _Plan) -> str | None:
@@ -431,23 +447,35 @@ def _offers(variants: tuple[Variant, ...], state: State, seat: int) -> tuple[Act
     return found
 
 
-def is_legal(state: State | Playable[Any, Any], action: Action) -> bool:
+def is_legal(state: State | Playable[Any, Any], action: Action | str) -> bool:
     """Whether `action` is legal in `state` (a hand or a match); never raises for a bad action.
+
+    `action` may be an action or its notation (``"11C"``, ``"swap 7O"``), as in
+    :func:`brisca.parse_action`; text that reads as no action is not legal.
 
     Raises:
         StateError: `state` is neither a State nor a Match.
     """
     if type(state) is not State:
         return _playable(state).is_legal(action)
-    return _refusal(state, action, _plan_of(state.seating)) is None
+    plan = _plan_of(state.seating)
+    if _refusal(state, action, plan) is None:
+        return True
+    if type(action) is str:  # notation: read it, then judge it
+        try:
+            return _refusal(state, parse_action(action), plan) is None
+        except NotationError:
+            return False
+    return False
 
 
 @overload
-def apply(state: State, action: Action) -> State: ...
+def apply(state: State, action: Action | str) -> State: ...
 @overload
-def apply(state: P, action: Action) -> P: ...
-def apply(state: State | P, action: Action) -> State | P:
-    """The state after `action`; `state` itself never changes.
+def apply(state: P, action: Action | str) -> P: ...
+def apply(state: State | P, action: Action | str) -> State | P:
+    """The state after `action` (an action, or its notation such as ``"11C"``); `state`
+    itself never changes.
 
     Completing a trick also resolves it and draws: the winner first, then the
     others in play order, the turned trump card last. Given a `Match`, the
@@ -456,6 +484,7 @@ def apply(state: State | P, action: Action) -> State | P:
 
     Raises:
         StateError: `state` is neither a State nor a Match.
+        NotationError: `action` is text that reads as no action.
         IllegalActionError: the action is not legal; the message says why.
     """
     if type(state) is not State:
@@ -464,14 +493,17 @@ def apply(state: State | P, action: Action) -> State | P:
     plan: _Plan = state.seating.plan or _plan(state.seating.rules)  # a hand-built table has none
     reason = _refusal(state, action, plan)
     if reason is not None:
+        if type(action) is str:  # notation, off the hot path: read it, then apply it
+            return apply(state, parse_action(action))
         raise IllegalActionError(reason)
     if type(action) is Play:
         return _play(state, action, None, plan)
-    return _extra(state, action, None, plan)
+    return _extra(state, cast(Action, action), None, plan)
 
 
-def step(state: State, action: Action) -> tuple[State, tuple[Event, ...]]:
-    """Apply `action` and report what it did: ``(new state, events)``.
+def step(state: State, action: Action | str) -> tuple[State, tuple[Event, ...]]:
+    """Apply `action` (an action, or its notation) and report what it did:
+    ``(new state, events)``.
 
     The events come from the transition itself, in the order things happened;
     `brisca.game.events` says what each seat may see of them.
@@ -486,10 +518,12 @@ def step(state: State, action: Action) -> tuple[State, tuple[Event, ...]]:
     return _advance(state, action, log), tuple(log)
 
 
-def _advance(state: State, action: Action, log: list[Event]) -> State:
+def _advance(state: State, action: Action | str, log: list[Event]) -> State:
     plan: _Plan = state.seating.plan or _plan(state.seating.rules)  # a hand-built table has none
     reason = _refusal(state, action, plan)
     if reason is not None:
+        if type(action) is str:  # notation: read it, then take the step
+            return _advance(state, parse_action(action), log)
         raise IllegalActionError(reason)
     hidden = state.trump is None or not trump_is_public(state)
     if type(action) is Play:
@@ -502,7 +536,7 @@ def _advance(state: State, action: Action, log: list[Event]) -> State:
             hook(state, seat, card, log)
         after = _play(state, action, log, plan)
     else:
-        after = _extra(state, action, log, plan)
+        after = _extra(state, cast(Action, action), log, plan)
     if (
         hidden
         and after.trump is not None
