@@ -33,7 +33,8 @@ def test_card_not_in_hand_of_seat_to_act() -> None:
     assert not brisca.is_legal(STATE, Play(foreign))
 
 
-@pytest.mark.parametrize("action", [None, "1O", 3, Play, object()])
+# Text is no wrong type: it is read as notation (tests/test_text_actions.py).
+@pytest.mark.parametrize("action", [None, b"1O", 3, Play, object()])
 def test_action_of_the_wrong_type(action: object) -> None:
     with pytest.raises(IllegalActionError, match="not a brisca action"):
         brisca.apply(STATE, action)  # type: ignore[arg-type]

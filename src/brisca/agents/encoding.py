@@ -16,7 +16,7 @@ are ordered oros, copas, espadas, bastos. The blocks, in order
 | `hand` | D | 1 for each card in the observer's hand |
 | `played` | N x D | 1 for each card a seat has played (tricks and trick) |
 | `trick` | N x D | 1 for each seat's card in the trick in progress |
-| `known` | N x D | 1 for each card a seat is known to hold now (`brisca.agents.sampling.known_hands`) |
+| `known` | N x D | 1 for each card a seat is known to hold now (`sampling.known_hands`) |
 | `unseen` | D | 1 for each card whose place the observer cannot know |
 | `turned` | D | 1 for the turned trump card while it lies face up |
 | `trump` | 4 | one-hot trump suit; all 0 while unknown |
@@ -61,9 +61,10 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterable, Sequence
-from typing import Any
 
-from brisca.agents.sampling import known_hands, unseen_cards
+import attrs
+
+from brisca.agents.sampling import knowledge
 from brisca.game.actions import (
     SIGNAL_NAMES,
     Action,
@@ -174,92 +175,139 @@ def encode_observation(observation: Observation) -> list[float]:
         return _encode(observation)
 
 
+@attrs.frozen(eq=False)
+class _Blocks:
+    """The offsets of one rules' blocks and what filling them needs, found once per rules."""
+
+    size: int
+    offset: dict[str, int]
+    #: Each card of the pack by its index in ``rules.cards``.
+    index: dict[Card, int]
+    d: int
+    n: int
+    hand_size: int
+    tricks: int
+
+
+@functools.lru_cache(maxsize=256)
+def _blocks(rules: Rules) -> _Blocks:
+    layout = _layout(rules)
+    _, last, size = layout[-1]
+    return _Blocks(
+        last + size,
+        {name: offset for name, offset, _ in layout},
+        {c: i for i, c in enumerate(rules.cards)},
+        len(rules.cards),
+        rules.num_players,
+        rules.hand_size,
+        rules.tricks_per_hand,
+    )
+
+
+_SUIT_INDEX = {suit: k for k, suit in enumerate(_SUITS)}
+_SIGNAL_INDEX = {name: k for k, name in enumerate(SIGNAL_NAMES)}
+
+
 def _encode(obs: Observation) -> list[float]:
-    rules = obs.rules
-    n = rules.num_players
-    cards = {c: i for i, c in enumerate(rules.cards)}
-    d = len(cards)
-    blocks = {name: (offset, size) for name, offset, size in encoding_layout(rules)}
-    vector = [0.0] * encoding_size(rules)
-
-    def rel(seat: int) -> int:
-        return (seat - obs.seat) % n
-
-    def put(block: str, index: int, value: float = 1.0) -> None:
-        offset, size = blocks[block]
-        if 0 <= index < size:
-            vector[offset + index] = value
-
-    def put_card(block: str, card: Card | None, row: int = 0) -> None:
-        if card is not None and card in cards:
-            put(block, row * d + cards[card])
-
+    # Written out with precomputed offsets: this runs at every step of every learning
+    # program, and a helper call per entry cost most of its time.
+    b = _blocks(obs.rules)
+    o, index, d, n, me = b.offset, b.index, b.d, b.n, obs.seat
+    vector = [0.0] * b.size
+    at = index.get  # a card outside the pack (a hand-built view) is left out
+    hand = o["hand"]
     for card in obs.hand:
-        put_card("hand", card)
-    for t in obs.tricks:
-        for seat, card in t.cards:
-            put_card("played", card, rel(seat))
-    for seat, card in obs.trick:
-        put_card("played", card, rel(seat))
-        put_card("trick", card, rel(seat))
-    for seat, held in enumerate(known_hands(obs)):
-        for card in held:
-            put_card("known", card, rel(seat))
-    for card in unseen_cards(obs):
-        put_card("unseen", card)
-    put_card("turned", obs.trump_card)
-    if obs.trump is not None:
-        put("trump", _SUITS.index(obs.trump))
-    for seat, suits in enumerate(obs.voids):
-        for suit in suits:
-            put("voids", rel(seat) * 4 + _SUITS.index(suit))
-    if obs.to_act is not None:
-        put("to_act", rel(obs.to_act))
-    put("dealer", rel(obs.dealer))
-    for side in obs.sides:
-        if obs.seat in side:
-            for seat in side:
-                put("partners", rel(seat))
-    for seat, size in enumerate(obs.hand_sizes):
-        put("hand_sizes", rel(seat), size / rules.hand_size)
-    put("stock", 0, obs.stock_size / d)
+        i = at(card)
+        if i is not None:
+            vector[hand + i] = 1.0
+    played, trick_block = o["played"], o["trick"]
     captured = [0] * n
     for t in obs.tricks:
         captured[t.winner] += t.points
+        for seat, card in t.cards:
+            i = at(card)
+            if i is not None:
+                vector[played + (seat - me) % n * d + i] = 1.0
+    for seat, card in obs.trick:
+        i = at(card)
+        if i is not None:
+            row = (seat - me) % n * d + i
+            vector[played + row] = vector[trick_block + row] = 1.0
+    known, unseen = knowledge(obs)
+    block = o["known"]
+    for seat, held in enumerate(known):
+        row = block + (seat - me) % n * d
+        for card in held:
+            i = at(card)
+            if i is not None:
+                vector[row + i] = 1.0
+    block = o["unseen"]
+    for card in unseen:
+        i = at(card)
+        if i is not None:
+            vector[block + i] = 1.0
+    if obs.trump_card is not None:
+        i = at(obs.trump_card)
+        if i is not None:
+            vector[o["turned"] + i] = 1.0
+    if obs.trump is not None:
+        vector[o["trump"] + _SUIT_INDEX[obs.trump]] = 1.0
+    block = o["voids"]
+    for seat, suits in enumerate(obs.voids):
+        for suit in suits:
+            vector[block + (seat - me) % n * 4 + _SUIT_INDEX[suit]] = 1.0
+    if obs.to_act is not None:
+        vector[o["to_act"] + (obs.to_act - me) % n] = 1.0
+    vector[o["dealer"] + (obs.dealer - me) % n] = 1.0
+    for side in obs.sides:
+        if me in side:
+            for seat in side:
+                vector[o["partners"] + (seat - me) % n] = 1.0
+    block = o["hand_sizes"]
+    for seat, size in enumerate(obs.hand_sizes):
+        vector[block + (seat - me) % n] = size / b.hand_size
+    vector[o["stock"]] = obs.stock_size / d
+    block = o["points"]
     for seat, points in enumerate(captured):
-        put("points", rel(seat), points / 120)
-    put("tricks_done", 0, len(obs.tricks) / rules.tricks_per_hand)
+        vector[block + (seat - me) % n] = points / 120
+    vector[o["tricks_done"]] = len(obs.tricks) / b.tricks
+    block = o["signals"]
     for record in obs.signals:
-        put("signals", rel(record.seat) * len(SIGNAL_NAMES) + SIGNAL_NAMES.index(record.signal))
-    _encode_auction(obs, put, put_card, rel)
+        vector[
+            block + (record.seat - me) % n * len(SIGNAL_NAMES) + _SIGNAL_INDEX[record.signal]
+        ] = 1.0
+    if obs.bids or obs.contract is not None or obs.cantes:
+        _encode_auction(obs, vector, b)
     return vector
 
 
-def _encode_auction(obs: Observation, put: Any, put_card: Any, rel: Any) -> None:
+def _encode_auction(obs: Observation, vector: list[float], b: _Blocks) -> None:
     """The auction blocks: bids, passes, the contract and the cantes."""
-    highest = [0] * obs.rules.num_players
+    o, n, me = b.offset, b.n, obs.seat
+    highest = [0] * n
     for record in obs.bids:
         bid = record.bid
         if isinstance(bid, Pass):
-            put("passed", rel(record.seat))
+            vector[o["passed"] + (record.seat - me) % n] = 1.0
         elif isinstance(bid, Bid):
             highest[record.seat] = max(highest[record.seat], bid.points)
         elif isinstance(bid, BidRank):
-            offset = rel(record.seat) * len(RANKS)
+            offset = o["bid_rank"] + (record.seat - me) % n * len(RANKS)
             for rank in RANKS:
-                put("bid_rank", offset + rank - 1, 1.0 if rank == bid.rank else 0.0)
+                vector[offset + rank - 1] = 1.0 if rank == bid.rank else 0.0
     for seat, points in enumerate(highest):
-        put("bid_points", rel(seat), points / MAX_BID)
+        vector[o["bid_points"] + (seat - me) % n] = points / MAX_BID
     contract = obs.contract
     if contract is not None:
-        put("declarer", rel(contract.declarer))
+        vector[o["declarer"] + (contract.declarer - me) % n] = 1.0
         if contract.partner is not None:
-            put("partner", rel(contract.partner))
-        put_card("called", contract.called)
+            vector[o["partner"] + (contract.partner - me) % n] = 1.0
+        if contract.called is not None and contract.called in b.index:
+            vector[o["called"] + b.index[contract.called]] = 1.0
         if isinstance(contract.bid, Bid):
-            put("contract", 0, contract.bid.points / MAX_BID)
+            vector[o["contract"]] = contract.bid.points / MAX_BID
     for cante in obs.cantes:
-        put("cantes", rel(cante.seat) * 4 + _SUITS.index(cante.suit))
+        vector[o["cantes"] + (cante.seat - me) % n * 4 + _SUIT_INDEX[cante.suit]] = 1.0
 
 
 #: The order in which the variants' actions join the action space: the first release's

@@ -100,7 +100,7 @@ from brisca.game.variants.black_hand import RANKS as BLACK_HAND_RANKS
 from brisca.game.variants.cantes import pair
 from brisca.game.variants.signals import VOCABULARIES, Truth
 
-__all__ = ["MAX_ATTEMPTS", "known_hands", "sample_state", "unseen_cards"]
+__all__ = ["MAX_ATTEMPTS", "knowledge", "known_hands", "sample_state", "unseen_cards"]
 
 #: How many candidate histories :func:`sample_state` tries before it gives up: its
 #: budget, spent only on views it cannot tell from possible ones (a try costs about
@@ -129,13 +129,29 @@ def known_hands(observation: Observation) -> tuple[frozenset[Card], ...]:
         return _known_hands(observation)
 
 
-def _known_hands(obs: Observation) -> tuple[frozenset[Card], ...]:
-    out = list(_claimed(obs))
+def knowledge(
+    observation: Observation,
+) -> tuple[tuple[frozenset[Card], ...], frozenset[Card]]:
+    """:func:`known_hands` and :func:`unseen_cards` of `observation` at once, for
+    a program that reads both at every step (the numeric encoding).
+
+    Raises:
+        StateError: `observation` is not an Observation.
+    """
+    _check_observation(observation)
+    with as_state_error("the observation"):
+        played = _played(observation)
+        known = _known_hands(observation, played)
+        return known, _unseen(observation, known, played)
+
+
+def _known_hands(obs: Observation, played: set[Card] | None = None) -> tuple[frozenset[Card], ...]:
+    out = list(_claimed(obs, played))
     out[obs.seat] = frozenset(obs.hand)
     return tuple(out)
 
 
-def _claimed(obs: Observation) -> tuple[frozenset[Card], ...]:
+def _claimed(obs: Observation, played: set[Card] | None = None) -> tuple[frozenset[Card], ...]:
     """For each seat, the cards the public record says it holds, the observer's own hand
     aside: what it was shown, took by a swap, drew face up or sang, and has not played."""
     known: list[set[Card]] = [set() for _ in obs.hand_sizes]
@@ -148,7 +164,8 @@ def _claimed(obs: Observation) -> tuple[frozenset[Card], ...]:
         known[cante.seat] |= set(pair(cante.suit))
     if obs.trump_card_drawn is not None:
         known[obs.trump_card_drawn[0]].add(obs.trump_card_drawn[1])
-    played = _played(obs)
+    if played is None:
+        played = _played(obs)
     return tuple(frozenset(k - played) for k in known)
 
 
@@ -164,8 +181,11 @@ def unseen_cards(observation: Observation) -> frozenset[Card]:
         return _unseen(observation, _known_hands(observation))
 
 
-def _unseen(obs: Observation, known: Sequence[frozenset[Card]]) -> frozenset[Card]:
-    located = set(obs.hand) | _played(obs) | {c for k in known for c in k}
+def _unseen(
+    obs: Observation, known: Sequence[frozenset[Card]], played: set[Card] | None = None
+) -> frozenset[Card]:
+    located = set(obs.hand) | (_played(obs) if played is None else played)
+    located.update(*known)
     if obs.trump_card is not None:
         located.add(obs.trump_card)
     return frozenset(c for c in obs.rules.cards if c not in located)
