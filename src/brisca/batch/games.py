@@ -249,19 +249,21 @@ class Batch:
         k.masks(self._games, self._tables, out)
         return out
 
-    def step(self, actions: object) -> tuple[Floats, Bools]:
-        """Take one action index in each game still going (entries of the others are ignored).
+    def step(self, actions: object, *, which: object = None) -> tuple[Floats, Bools]:
+        """Take one action index in each game still going (those `which` marks, else all;
+        the entries of the others are ignored).
 
         Returns each seat's reward, ``(size, num_players)``: in the step that ends a
         game, its side's card points minus the mean of the other sides' (the
         ``"margin"`` of :mod:`brisca.envs`), else 0; and which games this step ended.
 
         Raises:
-            StateError: `actions` is not `size` ints.
+            StateError: `actions` is not `size` ints, or a bad mask.
             IllegalActionError: an action is not legal in its game; no game moves.
         """
         chosen = _int_array(actions, "actions", (self.size,))
-        going = self._games[:, k.TO_ACT] >= 0
+        moving = self._which(which)
+        going = (self._games[:, k.TO_ACT] >= 0) & moving
         outside = going & ((chosen < 0) | (chosen >= self.num_actions))
         if outside.any():
             g = int(np.flatnonzero(outside)[0])
@@ -269,14 +271,14 @@ class Batch:
                 f"actions[{g}] must be an action index from 0 to {self.num_actions - 1}, "
                 f"got {chosen[g]}"
             )
-        bad = k.first_illegal(self._games, self._tables, chosen)
+        bad = k.first_illegal(self._games, self._tables, chosen, moving)
         if bad >= 0:
             raise IllegalActionError(
                 f"actions[{bad}], {self.actions[chosen[bad]]}, is not legal in game {bad}"
             )
         rewards = np.zeros((self.size, self.rules.num_players), dtype=np.float64)
         ended = np.zeros(self.size, dtype=np.bool_)
-        k.step_all(self._games, self._tables, chosen, self._logs, rewards, ended)
+        k.step_all(self._games, self._tables, chosen, moving, self._logs, rewards, ended)
         return rewards, ended
 
     def play_random(

@@ -397,11 +397,11 @@ def masks(games: Any, tables: Any, out: Any) -> None:
 
 
 @_jit
-def first_illegal(games: Any, tables: Any, actions: Any) -> int:
-    """The first game still going whose action is not legal, or -1 when all are."""
+def first_illegal(games: Any, tables: Any, actions: Any, which: Any) -> int:
+    """The first going game `which` marks whose action is not legal, or -1 when all are."""
     legal_out = np.zeros(tables[T_CONFIG, C_ACTIONS], dtype=np.int64)
     for g in range(games.shape[0]):
-        if games[g, TO_ACT] < 0:
+        if games[g, TO_ACT] < 0 or not which[g]:
             continue
         found = False
         for k in range(legal(games[g], tables, legal_out)):
@@ -412,13 +412,16 @@ def first_illegal(games: Any, tables: Any, actions: Any) -> int:
 
 
 @_jit
-def step_all(games: Any, tables: Any, actions: Any, logs: Any, rewards: Any, ended: Any) -> None:
-    """Take each going game's (legal) action; the games it ends get their margins."""
+def step_all(
+    games: Any, tables: Any, actions: Any, which: Any, logs: Any, rewards: Any, ended: Any
+) -> None:
+    """Take the (legal) action of each going game `which` marks; the games it ends get
+    their margins."""
     points = np.zeros(MAX_SEATS, dtype=np.int64)
     for g in range(games.shape[0]):
         ended[g] = False
         rewards[g, :] = 0.0
-        if games[g, TO_ACT] < 0:
+        if games[g, TO_ACT] < 0 or not which[g]:
             continue
         act(games[g], tables, actions[g], logs[g])
         if games[g, TO_ACT] < 0:
