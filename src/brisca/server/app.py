@@ -162,7 +162,7 @@ class Client:
     @property
     def holds_nothing(self) -> bool:
         """Whether the address holds nothing, so that it need not be remembered."""
-        return not (self.connections or self.requests or self.tables) and self._tokens >= 0
+        return not (self.connections or self.requests or self.tables)
 
 
 # What a page may load: its own files, and its own WebSocket; nothing inline.

@@ -29,6 +29,7 @@ brisca.IllegalActionError: 12E is not in the hand of seat 0, the seat to act
 
 from __future__ import annotations
 
+import functools
 import hmac
 import json
 import secrets
@@ -339,7 +340,7 @@ class Table:
                 "id": self.id,
                 "game": dumps(self.game),
                 "seats": [attrs.asdict(seat) for seat in self.seats],
-                "finished": [dump_record(record) for record in self.finished],
+                "finished": [_record_text(record) for record in self.finished],
             }
         )
 
@@ -422,6 +423,10 @@ def _finished_hands(game: State | Match) -> list[State]:
 def _bare(record: GameRecord) -> GameRecord:
     """`record` without what the table adds (names, event, tags): the hand alone."""
     return attrs.evolve(record, players=(), date=None, event=None, tags=())
+
+
+# A finished hand's record never changes, and a store writes it at every move after.
+_record_text = functools.lru_cache(maxsize=1024)(dump_record)
 
 
 def _replaced(seats: tuple[Occupant, ...], k: int, seat: Occupant) -> tuple[Occupant, ...]:
