@@ -11,26 +11,48 @@ process of its own on the loopback interface, and plays hands there two ways:
 - ``one client + bots``: one client per table, the other seats random bots of the
   server, which play in its worker threads.
 
-Each way plays `TABLES` hands, `K` tables at a time. In the same run, and
+Each table's clients come from a loopback address of their own (``127.0.x.y``),
+as the people of different tables would, so that the server's limits per address
+do not bind. Each way plays `TABLES` hands, `K` tables at a time. In the same run, and
 between the two, ``brisca.agents.bots.play_game`` plays the same number of hands between
 random bots in this process: the engine alone. It reports games per second and
 the CPU time per game: the server's (its process's user and system time over the
 games, from ``/proc``; elsewhere its whole life, start-up included) and the
 clients' (this process), against ``play_game``'s.
+
+``--hostile`` measures instead what hostile clients cost the others:
+``python benchmarks/serve_load.py --hostile [--moves M] [--store FILE]``. One
+client (from 127.0.0.1) plays against a bot and times each move's round trip,
+from sending the action to the update that shows it, `M` moves at a time:
+
+- ``quiet``: nothing else runs;
+- ``worst messages``: 8 connections from 127.0.0.2 send, as fast as the server
+  reads, the costliest messages it refuses: 4096-character JSON arrays of numbers
+  (read whole, then refused) and joins with 4000-character tokens;
+- ``store attack``: a client from 127.0.0.3 posts new tables as fast as it is
+  answered, half of them whole matches of bots alone, half tables for a person
+  that nobody joins, and holds bodies half-sent, while the measured client also
+  makes a table for every hand it plays.
+
+Every address is a loopback one; every loop is bounded in count and in time.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+import http.client
 import json
 import os
 import random
 import re
 import resource
+import signal
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 from typing import Any
 
@@ -56,17 +78,33 @@ def children_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def post(url: str, body: dict[str, Any]) -> Any:
-    request = urllib.request.Request(
-        url, data=json.dumps(body).encode(), headers={"Content-Type": "application/json"}
-    )
-    with urllib.request.urlopen(request, timeout=30) as answer:
-        return json.loads(answer.read())
+def post(base: str, body: dict[str, Any], source: str) -> Any:
+    """POST a new table from the loopback address `source`; the answer."""
+    host, port = base.split("//", 1)[1].rstrip("/").split(":")
+    connection = http.client.HTTPConnection(host, int(port), timeout=30, source_address=(source, 0))
+    try:
+        headers = {"Content-Type": "application/json"}
+        connection.request("POST", "/api/tables", json.dumps(body).encode(), headers)
+        answer = connection.getresponse()
+        made = json.loads(answer.read())
+        if answer.status != 201:
+            raise RuntimeError(f"no table: {answer.status} {made}")
+        return made
+    finally:
+        connection.close()
 
 
-async def seat(ws_url: str, table: str, token: str, rng: random.Random) -> dict[str, Any]:
+def address(number: int) -> str:
+    """The loopback address of table `number`'s clients: one per table, as if each
+    table's people came from elsewhere, so that the limits per address never bind."""
+    return f"127.0.{1 + number // 250 % 250}.{1 + number % 250}"
+
+
+async def seat(
+    ws_url: str, table: str, token: str, rng: random.Random, source: str
+) -> dict[str, Any]:
     """One client at one seat, playing at random until the hand is over; its last update."""
-    async with connect(ws_url, max_size=2**22) as ws:
+    async with connect(ws_url, max_size=2**22, proxy=None, local_addr=(source, 0)) as ws:
         await ws.send(json.dumps({"type": "join", "table": table, "token": token}))
         played = -1
         while True:
@@ -82,12 +120,13 @@ async def seat(ws_url: str, table: str, token: str, rng: random.Random) -> dict[
 
 
 async def table(base: str, preset: str, seats: list[str], number: int) -> None:
-    made = await asyncio.to_thread(post, base + "api/tables", {"rules": preset, "seats": seats})
+    source = address(number)
+    made = await asyncio.to_thread(post, base, {"rules": preset, "seats": seats}, source)
     ws_url = base.replace("http", "ws") + "ws"
     tokens = [link["url"].split("#", 1)[1] for link in made["links"]]
     ends = await asyncio.gather(
         *(
-            seat(ws_url, made["table"], token, random.Random(number * 10 + k))
+            seat(ws_url, made["table"], token, random.Random(number * 10 + k), source)
             for k, token in enumerate(tokens)
         )
     )
@@ -145,12 +184,245 @@ def engine(preset: str, count: int) -> tuple[float, float]:
     return time.perf_counter() - start, time.process_time() - cpu
 
 
+# ---------------------------------------------------------------------------
+# --hostile: the round trip of a move with and without hostile clients
+
+#: How long any one hostile scenario may run, in seconds, whatever happens.
+DEADLINE = 120.0
+
+
+def start_server(store: str | None) -> tuple[subprocess.Popen[str], str]:
+    """A `brisca serve` process on a free loopback port, and its base URL."""
+    command = [sys.executable, "-m", "brisca", "serve", "--port", "0", "--bot-delay", "0"]
+    if store is not None:
+        command += ["--store", store]
+    server = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
+    assert server.stdout is not None
+    found = re.search(r"open (http://\S+/) in a browser", server.stdout.readline())
+    if found is None:
+        server.terminate()
+        raise RuntimeError("the server did not start")
+    return server, found.group(1)
+
+
+def post_from(base: str, source: str, body: bytes, content_type: str = "application/json") -> int:
+    """POST `body` to /api/tables from the loopback address `source`; the status."""
+    host, port = base.split("//", 1)[1].rstrip("/").split(":")
+    connection = http.client.HTTPConnection(host, int(port), timeout=30, source_address=(source, 0))
+    try:
+        connection.request("POST", "/api/tables", body, {"Content-Type": content_type})
+        answer = connection.getresponse()
+        answer.read()
+        return answer.status
+    finally:
+        connection.close()
+
+
+async def timed_moves(base: str, moves: int) -> list[float]:
+    """Play `moves` moves against a bot from 127.0.0.1, a new table each hand: the
+    seconds from each action sent to the update that shows it."""
+    rng = random.Random(1)
+    times: list[float] = []
+    body = json.dumps({"rules": "spanish-2p", "seats": ["human", "random"]}).encode()
+    ws_url = base.replace("http", "ws") + "ws"
+    while len(times) < moves:
+        status, made = await asyncio.to_thread(post_made, base, body)
+        if status != 201:
+            raise RuntimeError(f"the measured client could not make a table: {status}")
+        token = made["links"][0]["url"].split("#", 1)[1]
+        async with connect(ws_url, proxy=None, local_addr=("127.0.0.1", 0)) as ws:
+            await ws.send(json.dumps({"type": "join", "table": made["table"], "token": token}))
+            message = json.loads(await ws.recv())
+            while not message["over"] and len(times) < moves:
+                if message["legal"]:
+                    sent = time.perf_counter()
+                    await ws.send(
+                        json.dumps({"type": "action", "action": rng.choice(message["legal"])})
+                    )
+                    target = message["moves"] + 1
+                    while message["moves"] < target:
+                        message = json.loads(await ws.recv())
+                    times.append(time.perf_counter() - sent)
+                else:
+                    message = json.loads(await ws.recv())
+    return times
+
+
+def post_made(base: str, body: bytes) -> tuple[int, Any]:
+    request = urllib.request.Request(
+        base + "api/tables", data=body, headers={"Content-Type": "application/json"}
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=30) as answer:
+            return answer.status, json.loads(answer.read())
+    except urllib.error.HTTPError as refused:
+        return refused.code, None
+
+
+async def worst_messages(base: str, stop: asyncio.Event, counts: dict[str, int]) -> None:
+    """Eight connections from 127.0.0.2 sending the costliest refused messages."""
+    array = "[" + ",".join(["1"] * 2047) + "]"  # 4095 characters, every one read
+    join = json.dumps({"type": "join", "table": "x" * 30, "token": "y" * 4000})
+    ws_url = base.replace("http", "ws") + "ws"
+
+    async def one() -> None:
+        async with connect(ws_url, proxy=None, local_addr=("127.0.0.2", 0)) as ws:
+
+            async def drain() -> None:
+                with contextlib.suppress(Exception):  # the server may close it
+                    async for _ in ws:
+                        pass
+
+            reader = asyncio.create_task(drain())
+            k = 0
+            while not stop.is_set() and k < 1_000_000:
+                await ws.send(array if k % 2 else join)
+                counts["messages sent"] = counts.get("messages sent", 0) + 1
+                k += 1
+            reader.cancel()
+
+    ends = await asyncio.gather(*(one() for _ in range(8)), return_exceptions=True)
+    counts["connections closed by the server"] = sum(isinstance(e, Exception) for e in ends)
+
+
+async def store_attack(base: str, stop: asyncio.Event, counts: dict[str, int]) -> None:
+    """Tables as fast as they are answered from 127.0.0.3 (matches of bots alone, and
+    tables nobody joins), and bodies held half-sent."""
+    bodies = [
+        json.dumps({"rules": "spanish-2p", "seats": ["human", "random"]}).encode(),
+        json.dumps({"rules": "spanish-2p", "seats": ["random", "random"], "match": True}).encode(),
+    ]
+    host, port = base.split("//", 1)[1].rstrip("/").split(":")
+
+    async def maker() -> None:
+        k = 0
+        while not stop.is_set() and k < 100_000:
+            status = await asyncio.to_thread(post_from, base, "127.0.0.3", bodies[k % 2])
+            counts[f"POST {status}"] = counts.get(f"POST {status}", 0) + 1
+            k += 1
+
+    async def slow_body() -> None:
+        k = 0
+        while not stop.is_set() and k < 10_000:
+            try:
+                reader, writer = await asyncio.open_connection(
+                    host, int(port), local_addr=("127.0.0.3", 0)
+                )
+            except OSError:
+                await asyncio.sleep(0.1)
+                continue
+            writer.write(
+                b"POST /api/tables HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                b"Content-Length: 1000\r\n\r\n{"
+            )
+            with contextlib.suppress(Exception):
+                line = await asyncio.wait_for(reader.readline(), 30)
+                status = int(line.split()[1]) if line else 0
+                counts[f"half-sent {status}"] = counts.get(f"half-sent {status}", 0) + 1
+            writer.close()
+            k += 1
+
+    await asyncio.gather(*(maker() for _ in range(4)), *(slow_body() for _ in range(16)))
+
+
+ATTACKS = {"worst": worst_messages, "store": store_attack}
+
+
+def attack(name: str, base: str) -> None:
+    """Run one attack, in a process of its own, until SIGTERM or `DEADLINE`; print
+    what it got as JSON."""
+
+    async def run() -> dict[str, int]:
+        stop = asyncio.Event()
+        asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
+        counts: dict[str, int] = {}
+        task = asyncio.create_task(ATTACKS[name](base, stop, counts))
+        print("ready", flush=True)
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(stop.wait(), DEADLINE)
+        stop.set()
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(task, 40)
+        return counts
+
+    print(json.dumps(asyncio.run(run())), flush=True)
+
+
+def round_trip(base: str, moves: int, name: str | None) -> tuple[list[float], dict[str, int]]:
+    """The measured client's round trips, while the attack `name` runs in another process;
+    and what the attack got."""
+    attacker = None
+    if name is not None:
+        attacker = subprocess.Popen(
+            [sys.executable, __file__, "--attack", name, "--base", base],
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        assert attacker.stdout is not None
+        if attacker.stdout.readline().strip() != "ready":
+            raise RuntimeError(f"the {name} attack did not start")
+        time.sleep(1.0)  # let it get going
+    try:
+        times = asyncio.run(asyncio.wait_for(timed_moves(base, moves), DEADLINE))
+    finally:
+        got: dict[str, int] = {}
+        if attacker is not None:
+            attacker.terminate()
+            out, _ = attacker.communicate(timeout=60)
+            got = json.loads(out or "{}")
+    return times, got
+
+
+def hostile(moves: int, store: str | None) -> None:
+    server, base = start_server(store)
+    try:
+        print(f"move round trip, {moves} moves against a bot, ms (store: {store or 'memory'})")
+        print(f"{'':<16} {'median':>8} {'p90':>8} {'max':>8} {'server CPU':>11}  the attacker got")
+        for label, name in (
+            ("quiet", None),
+            ("worst messages", "worst"),
+            ("store attack", "store"),
+        ):
+            cpu = cpu_of(server.pid)
+            start = time.perf_counter()
+            times, got = round_trip(base, moves, name)
+            wall = time.perf_counter() - start
+            used = cpu_of(server.pid)
+            times.sort()
+            median, p90 = times[len(times) // 2], times[int(len(times) * 0.9)]
+            load = "" if cpu is None or used is None else f"{100 * (used - cpu) / wall:.0f}%"
+            print(
+                f"{label:<16} {1000 * median:>8.1f} {1000 * p90:>8.1f} {1000 * times[-1]:>8.1f} "
+                f"{load:>11}  " + ", ".join(f"{n} {what}" for what, n in sorted(got.items()))
+            )
+    finally:
+        server.terminate()
+        try:
+            server.wait(30)
+        except subprocess.TimeoutExpired:  # uvicorn waits for every connection to close
+            server.kill()
+            server.wait(30)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("-n", type=int, default=200, help="hands (tables) per way (default 200)")
     parser.add_argument("--at-once", type=int, default=50, help="tables at a time (default 50)")
     parser.add_argument("--preset", default="spanish-2p")
+    parser.add_argument("--hostile", action="store_true", help="time moves under hostile clients")
+    parser.add_argument(
+        "--moves", type=int, default=200, help="moves timed per scenario (--hostile)"
+    )
+    parser.add_argument("--store", help="run the server with --store FILE (--hostile)")
+    parser.add_argument("--attack", choices=list(ATTACKS), help=argparse.SUPPRESS)
+    parser.add_argument("--base", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.attack:
+        attack(args.attack, args.base)
+        return
+    if args.hostile:
+        hostile(args.moves, args.store)
+        return
     n = brisca.preset(args.preset).num_players
     print(f"{args.preset}: {args.n} hands each, {args.at_once} tables at a time")
     print(f"{'':<22} {'games/s':>9} {'server ms/game':>15} {'clients ms/game':>16}")
