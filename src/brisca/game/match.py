@@ -139,6 +139,7 @@ from brisca.game.errors import (
     StateError,
     describe,
 )
+from brisca.game.presets import preset_name
 from brisca.game.rng import Generator
 from brisca.game.rules import (
     CapoteDefinition,
@@ -340,6 +341,36 @@ class Match(Playable["MatchObservation", "MatchResult"]):
         """The number of the hand in progress (or of the next one, once over), from 0."""
         return _count(self._finished)
 
+    def __repr__(self) -> str:
+        # One line, as for a State: the hands and the record are in `str` and the fields.
+        name = preset_name(self.rules) or f"custom {self.rules.num_players}-player rules"
+        seed = f"seed {self.seed}" if self.seed < 2**64 else f"a {self.seed.bit_length()}-bit seed"
+        if self.state is not None:
+            moment = f"hand {self.hand_number}, seat {self.to_act} to act"
+        elif self.winners:
+            moment = f"over, won by {_seats(self.winners)}"
+        else:
+            moment = "over, drawn"
+        standings = " ".join(_number(s) for s in self.standings)
+        return f"<Match {name}, {seed}: {moment}; standings {standings}>"
+
+    def __str__(self) -> str:
+        """The standings and the target, then the hand in progress as ``str(state)`` draws it."""
+        rules = self.rules
+        target = (
+            "one hand"
+            if rules.match_mode is MatchMode.SINGLE_HAND
+            else f"{rules.match_target} ({rules.match_mode.value})"
+        )
+        standings = ", ".join(
+            f"seat {seat} {_number(value)}" for seat, value in enumerate(self.standings)
+        )
+        line = f"match to {target} · hand {self.hand_number} · standings: {standings}"
+        if self.state is None:
+            outcome = f"won by {_seats(self.winners)}" if self.winners else "drawn"
+            return f"{line}\nthe match is over: {outcome}"
+        return f"{line}\n{self.state}"
+
     def __getstate__(self) -> dict[str, Any]:
         """The fields, the finished deals flat (nested, they would overflow pickle's stack)."""
         state = {a.name: getattr(self, a.name) for a in attrs.fields(Match)}
@@ -444,6 +475,15 @@ class MatchResult:
         if self.sides is None:
             return None
         return tuple(self.standings[side[0]] for side in self.sides)
+
+
+def _seats(seats: tuple[Seat, ...]) -> str:
+    return f"seat {seats[0]}" if len(seats) == 1 else f"seats {'+'.join(map(str, seats))}"
+
+
+def _number(value: Fraction) -> str:
+    """A standing as people write it: ``3``, or ``5/2`` for a split credit."""
+    return str(value.numerator) if value.denominator == 1 else str(value)
 
 
 def new_match(

@@ -16,6 +16,7 @@ import attrs
 
 from brisca.game.actions import Action
 from brisca.game.cards import Card, Suit
+from brisca.game.presets import preset_name
 from brisca.game.rules import (
     FirstLeader,
     Rules,
@@ -471,6 +472,68 @@ class State(_StateSlots):
         for t in self.tricks:
             totals[side_of[t.winner]] += t.points
         return tuple(totals)
+
+    def __repr__(self) -> str:
+        # One line, as python-chess's Board does: the rules every card are in `str`.
+        return f"<State {_rules_name(self.rules)}, {_dealt_by(self)}: {_moment(self)}>"
+
+    def __str__(self) -> str:
+        """The table in a few lines: every hand, the trick, the trump, the stock, the points."""
+        seating, trump = self.seating, self.trump
+        turned = f" (turned {self.trump_card})" if self.trump_card is not None else ""
+        header = [
+            _rules_name(self.rules),
+            f"hand {self.hand_number}",
+            f"dealer seat {self.dealer}",
+            f"trump {trump.spanish_name if trump else 'not chosen'}{turned}",
+            f"stock {len(self.stock)}",
+        ]
+        lines = [" · ".join(header)]
+        for seat, hand in enumerate(self.hands):
+            mark = "*" if seat == self.to_act else " "
+            cards = " ".join(str(c) for c in hand) or "-"
+            lines.append(f"{mark} seat {seat}: {cards}")
+        if self.trick:
+            lines.append("trick: " + "  ".join(f"{seat}:{card}" for seat, card in self.trick))
+        won = [0] * len(seating.sides)
+        for t in self.tricks:
+            won[seating.side_of[t.winner]] += 1
+        names = ["+".join(map(str, side)) for side in seating.sides]
+        lines.append(
+            "points: "
+            + ", ".join(
+                f"{name} {points} ({_count(tricks, 'trick')})"
+                for name, points, tricks in zip(names, self.side_points, won, strict=True)
+            )
+        )
+        if self.is_over:
+            lines.append("the hand is over")
+        return "\n".join(lines)
+
+
+def _rules_name(rules: Rules) -> str:
+    """The preset `rules` equal, or how many play; never every option."""
+    return preset_name(rules) or f"custom {rules.num_players}-player rules"
+
+
+def _dealt_by(state: State) -> str:
+    seed = state.seed
+    if seed is None:
+        return "dealt from a deck"
+    return f"seed {seed}" if seed < 2**64 else f"a {seed.bit_length()}-bit seed"
+
+
+def _moment(state: State) -> str:
+    if state.is_over:
+        return f"over after {_count(len(state.tricks), 'trick')}"
+    if state.trump is None:
+        return f"auction, seat {state.to_act} to act"
+    total = state.seating.tricks_total
+    return f"trick {len(state.tricks) + 1} of {total}, seat {state.to_act} to act"
+
+
+def _count(number: int, thing: str) -> str:
+    return f"{number} {thing}" if number == 1 else f"{number} {thing}s"
 
 
 if TYPE_CHECKING:  # they take the same arguments as the classes' own __init__
