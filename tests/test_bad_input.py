@@ -69,7 +69,7 @@ def test_not_a_state(bad: object) -> None:
 
 @pytest.mark.parametrize("seat", [-1, 4, 1.0, None, "0", True])
 def test_seat_out_of_range(seat: object) -> None:
-    with pytest.raises(StateError, match="seat must be from 0 to 3"):
+    with pytest.raises(StateError, match="seat must be an int from 0 to 3"):
         brisca.observe(STATE, seat)  # type: ignore[arg-type]
 
 
@@ -484,3 +484,14 @@ def test_a_stale_seed_stream_is_not_trusted() -> None:
     assert game.state == brisca.new_game(
         RULES, seed=gen.below(2**128), dealer=game.dealer, hand_number=1
     )
+
+
+def test_an_endless_deck_is_refused_after_one_card_past_the_pack() -> None:
+    """`new_game(deck=...)` reads at most one card more than the pack holds, so an
+    endless iterable is refused instead of read for ever."""
+    import itertools
+
+    with pytest.raises(StateError, match="more than 40 cards"):
+        brisca.new_game("spanish-2p", deck=itertools.repeat("1O"))
+    with pytest.raises(StateError, match="deck has 39 cards"):
+        brisca.new_game("spanish-2p", deck=list(brisca.preset("spanish-2p").cards)[:39])

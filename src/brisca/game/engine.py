@@ -11,6 +11,7 @@ engine asks each variant the rules switch on, and never names a variant itself.
 from __future__ import annotations
 
 import abc
+import itertools
 import os
 from collections.abc import Callable, Iterable
 from typing import Any, Generic, TypeVar, cast, overload
@@ -166,9 +167,13 @@ def checked_seed(seed: object) -> int:
 def _checked_deck(deck: Iterable[Card | str], pack: tuple[Card, ...]) -> list[Card]:
     if isinstance(deck, (str, bytes)) or not isinstance(deck, Iterable):
         raise StateError(f"deck must be a sequence of cards, got {describe(deck)}")
-    order = [c if isinstance(c, Card) else Card.parse(c) for c in deck]
+    # Read one card past the pack at most: an endless iterable is refused, not followed.
+    order = [
+        c if isinstance(c, Card) else Card.parse(c) for c in itertools.islice(deck, len(pack) + 1)
+    ]
     if len(order) != len(pack):
-        raise StateError(f"deck has {len(order)} cards; these rules play with {len(pack)}")
+        many = f"more than {len(pack)}" if len(order) > len(pack) else str(len(order))
+        raise StateError(f"deck has {many} cards; these rules play with {len(pack)}")
     seen: set[Card] = set()
     for c in order:
         if c not in pack:
@@ -707,8 +712,7 @@ def observe(state: State | Playable[V, Any], seat: int) -> Observation | V:
         return cast(V, _playable(state).observe(seat))
     table, rules = state.seating, state.rules
     n = rules.num_players
-    if type(seat) is not int or not 0 <= seat < n:
-        raise StateError(f"seat must be from 0 to {n - 1}, got {describe(seat)}")
+    checked_int(seat, "seat", 0, n - 1)
     public = trump_is_public(state)
     partner_hands: tuple[tuple[int, tuple[Card, ...]], ...] = ()
     if rules.partner_hand_visibility is PartnerHandVisibility.SHOW_AFTER_DEAL:

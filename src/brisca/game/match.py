@@ -137,6 +137,7 @@ from brisca.game.errors import (
     IllegalActionError,
     RulesError,
     StateError,
+    checked_int,
     describe,
 )
 from brisca.game.presets import preset_name
@@ -498,7 +499,7 @@ def new_match(
     Args:
         rules: the variant and its match options, as a `Rules` or a preset's name;
             ``Rules()`` when omitted.
-        seed: any non-negative int; the first dealer and, without `decks`, every
+        seed: an int from 0 to ``2**1024 - 1``; the first dealer and, without `decks`, every
             hand's shuffle derive from it (see the module documentation). Drawn
             from the operating system when omitted, and recorded.
         decks: explicit deck orders, one per deal (a replayed hand uses one too),
@@ -511,8 +512,6 @@ def new_match(
         NotationError: a card code in `decks` cannot be read.
         StateError: a bad seed, deck or dealer.
     """
-    if seed is not None and (type(seed) is not int or seed < 0):
-        raise StateError(f"seed must be a non-negative int, got {describe(seed)}")
     rules = checked_rules(rules)
     n = rules.num_players
     seed = checked_seed(seed)
@@ -899,8 +898,7 @@ def match_observe(match: Match, seat: int) -> MatchObservation:
     if type(match) is not Match:
         raise _not_a_match(match)
     n = match.rules.num_players
-    if type(seat) is not int or not 0 <= seat < n:
-        raise StateError(f"seat must be from 0 to {n - 1}, got {describe(seat)}")
+    checked_int(seat, "seat", 0, n - 1)
     latest: list[HandRecord] = []
     earlier = match._finished
     while earlier and len(latest) < VIEW_HANDS:

@@ -19,6 +19,7 @@ from typing import Any
 
 import attrs
 
+from brisca.game.actions import MAX_BID as ACTIONS_MAX_BID
 from brisca.game.actions import Action, Bid, BidRank, CallCard, NameTrump, Pass, Play
 from brisca.game.cards import RANKS, Card, DeckKind, Suit, deck_cards
 from brisca.game.events import Announced, AuctionWon, PartnerRevealed
@@ -53,6 +54,7 @@ __all__ = [
 MAX_CARD_POINTS = 120
 #: The highest bid any rules allow: every card point and every cante.
 MAX_BID = MAX_CARD_POINTS + MAX_CANTE_POINTS
+assert MAX_BID == ACTIONS_MAX_BID, "a Bid's own cap is the auction's highest bid"
 
 
 def in_auction(state: State) -> bool:
