@@ -323,6 +323,10 @@ class Playable(abc.ABC, Generic[ObservationT, ResultT]):
         """What `seat` may know."""
 
     @abc.abstractmethod
+    def step(self: P, action: Action | str) -> tuple[P, tuple[Event, ...]]:
+        """The value after `action`, and the events of that step."""
+
+    @abc.abstractmethod
     def result(self) -> ResultT:
         """The outcome, once over."""
 
@@ -506,19 +510,25 @@ def apply(state: State | P, action: Action | str) -> State | P:
     return _extra(state, cast(Action, action), None, plan)
 
 
-def step(state: State, action: Action | str) -> tuple[State, tuple[Event, ...]]:
+@overload
+def step(state: State, action: Action | str) -> tuple[State, tuple[Event, ...]]: ...
+@overload
+def step(state: P, action: Action | str) -> tuple[P, tuple[Event, ...]]: ...
+def step(state: State | P, action: Action | str) -> tuple[State | P, tuple[Event, ...]]:
     """Apply `action` (an action, or its notation) and report what it did:
     ``(new state, events)``.
 
     The events come from the transition itself, in the order things happened;
-    `brisca.game.events` says what each seat may see of them.
+    `brisca.game.events` says what each seat may see of them. Given a `Match`, the
+    step goes to its hand in progress, as with :func:`apply`, and the events are
+    that hand's: the rule check and the move are made once for both.
 
     Raises:
         IllegalActionError: the action is not legal; the message says why.
-        StateError: `state` is not a State.
+        StateError: `state` is neither a State nor a Match.
     """
     if type(state) is not State:
-        raise StateError(f"expected a brisca.State, got {type(state).__name__}")
+        return cast(tuple[P, tuple[Event, ...]], _playable(state).step(action))
     log: list[Event] = []
     return _advance(state, action, log), tuple(log)
 

@@ -132,6 +132,7 @@ from brisca.game.engine import (
     new_game,
     observe,
     result,
+    step,
 )
 from brisca.game.errors import (
     IllegalActionError,
@@ -140,6 +141,7 @@ from brisca.game.errors import (
     checked_int,
     describe,
 )
+from brisca.game.events import Event
 from brisca.game.presets import preset_name
 from brisca.game.rng import Generator
 from brisca.game.rules import (
@@ -167,6 +169,7 @@ __all__ = [
     "match_legal_actions",
     "match_observe",
     "match_result",
+    "match_step",
     "match_with_hand",
     "new_match",
 ]
@@ -398,6 +401,10 @@ class Match(Playable["MatchObservation", "MatchResult"]):
     def observe(self, seat: int) -> MatchObservation:
         """What `seat` may know: :func:`match_observe`."""
         return match_observe(self, seat)
+
+    def step(self, action: Action | str) -> tuple[Match, tuple[Event, ...]]:
+        """The match after `action`, with the events of its hand: :func:`match_step`."""
+        return match_step(self, action)
 
     def result(self) -> MatchResult:
         """How the finished match came out: :func:`match_result`."""
@@ -673,6 +680,26 @@ def match_apply(match: Match, action: Action | str) -> Match:
     if not state.is_over:
         return attrs.evolve(match, state=state)  # its actions are the state's own history
     return _settle(match, state)
+
+
+def match_step(match: Match, action: Action | str) -> tuple[Match, tuple[Event, ...]]:
+    """:func:`match_apply`, with the events of the step in the hand in progress
+    (:func:`brisca.step`): a hand that ends is scored, and the next one dealt.
+
+    Raises:
+        StateError: `match` is not a Match, or the next hand needs a deck and
+            `decks` has run out.
+        IllegalActionError: the match is over, or the action is not legal.
+    """
+    if type(match) is not Match:
+        raise _not_a_match(match)
+    state = match.state
+    if state is None:
+        raise IllegalActionError("the match is over")
+    state, events = step(state, action)
+    if not state.is_over:
+        return attrs.evolve(match, state=state), events
+    return _settle(match, state), events
 
 
 def _settle(match: Match, state: State) -> Match:

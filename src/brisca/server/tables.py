@@ -4,9 +4,9 @@ A :class:`Table` is immutable, like the library's states: :meth:`Table.act`
 returns a new table with the events of the move, so a store keeps the latest
 table and nothing changes under a reader. The table holds no rule of the game:
 
-- a move is read with :func:`brisca.parse_action`, judged by
-  :func:`brisca.refusal` and played by :func:`brisca.step` (and, in a match, by
-  :func:`brisca.match_apply`, which scores a finished hand and deals the next);
+- a move is read with :func:`brisca.parse_action`, then judged and played once by
+  :func:`brisca.step`, which takes the whole match too (scoring a finished hand
+  and dealing the next);
 - a seat's view is :func:`brisca.observe` as :func:`brisca.observation_to_dict`
   writes it, its events :func:`brisca.game.events.events_for`, its menu
   :func:`brisca.legal_actions`, sent to the seat to act only;
@@ -51,12 +51,11 @@ from brisca.game.engine import (
     legal_actions,
     new_game,
     observe,
-    refusal,
     result,
     step,
 )
 from brisca.game.errors import IllegalActionError, NotationError, StateError, describe
-from brisca.game.events import Event, events_for
+from brisca.game.events import Event, HandEnded, events_for
 from brisca.game.jsonio import Fields, parse, readable
 from brisca.game.match import Match, match_apply, new_match
 from brisca.game.presets import rules_from_dict
@@ -229,9 +228,7 @@ class Table:
         """How many actions have been taken at the table: a count that grows with each
         move, by which a client tells a new turn from another update of the same one."""
         game = self.game
-        if isinstance(game, Match):
-            return sum(len(hand) for hand in game.actions)
-        return len(game.history)
+        return game.action_count if isinstance(game, Match) else len(game.history)
 
     @property
     def players(self) -> tuple[str, ...]:
@@ -280,13 +277,12 @@ class Table:
         if not isinstance(text, str):
             raise NotationError(f"an action is text in notation, got {describe(text)}")
         action = parse_action(text)
-        reason = refusal(hand, action)
-        if reason is not None:
-            raise IllegalActionError(reason)
-        after, events = step(hand, action)
-        game = match_apply(self.game, action) if isinstance(self.game, Match) else after
+        game, events = step(self.game, action)  # one rule check and one move, match or hand
         finished = self.finished
-        if after.is_over:
+        if any(type(event) is HandEnded for event in events):
+            # The hand's last state: the game itself, or, in a match that has dealt on,
+            # the move made again on its hand, once a hand.
+            after = game if isinstance(game, State) else apply(hand, action)
             record = record_game(after, players=self.players, event="brisca serve", table=self.id)
             finished = (*finished, record)
         return attrs.evolve(self, game=game, finished=finished), events
