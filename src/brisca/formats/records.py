@@ -50,6 +50,15 @@ Exactly one of ``seed`` and ``deck`` is present. ``overrides`` holds only the
 options that differ from the preset. ``result.points`` follows
 ``state.sides``; ``result.winner`` is an index into them, or ``null`` for a
 tie. Readers must refuse another ``format`` or a ``version`` they do not know.
+
+**Bounds.** A record is one hand, so it holds at most
+:data:`brisca.game.match.MAX_DEAL_ACTIONS` actions, the most any rules let one
+hand take (a long auction in one-point steps); every string in it must be
+Unicode text, which UTF-8 can write; its text is read by
+:func:`brisca.game.jsonio.parse`, at most ``MAX_TEXT`` long. Reading and
+validating cost time linear in the text: on the development machine at most
+about 0.4 s per MiB for junk of any shape (``benchmarks/loading.py --readers
+1024``), and well under a millisecond for a whole hand.
 """
 
 from __future__ import annotations
@@ -74,7 +83,8 @@ from brisca.game.errors import (
     StateError,
     describe,
 )
-from brisca.game.jsonio import Fields, parse
+from brisca.game.jsonio import Fields, parse, refuse_lone_surrogates
+from brisca.game.match import MAX_DEAL_ACTIONS
 from brisca.game.presets import (
     PRESETS,
     preset_name,
@@ -126,10 +136,19 @@ def _action_text(value: object) -> str:
     raise NotationError(f"an action must be text or a brisca action, got {describe(value)}")
 
 
+def _too_many(count: int) -> None:
+    if count > MAX_DEAL_ACTIONS:
+        raise NotationError(
+            f"a record of {count} actions; a hand has at most {MAX_DEAL_ACTIONS} (MAX_DEAL_ACTIONS)"
+        )
+
+
 def _actions(value: object) -> tuple[str, ...]:
     if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
         raise NotationError(f"actions must be a sequence of actions, got {describe(value)}")
-    return tuple(_action_text(a) for a in value)
+    items = tuple(value)
+    _too_many(len(items))
+    return tuple(_action_text(a) for a in items)
 
 
 def _deck(value: object) -> tuple[Card, ...] | None:
@@ -272,6 +291,9 @@ class GameRecord:
             )
         if self.players and len(self.players) != n:
             raise NotationError(f"players names {len(self.players)} seats; the rules have {n}")
+        # Text a UTF-8 file cannot hold would make a record that cannot be written.
+        for name in ("actions", "players", "date", "event", "tags"):
+            refuse_lone_surrogates(getattr(self, name), f"record {name}")
 
     def initial_state(self) -> State:
         """The hand as dealt.
@@ -348,6 +370,7 @@ class GameRecord:
         if deck is not None and not all(isinstance(c, str) for c in deck):
             raise NotationError("deck must be a list of card codes")
         actions = record.get("actions", list)
+        _too_many(len(actions))
         if not all(isinstance(a, str) for a in actions):
             raise NotationError("actions must be a list of strings in action notation")
         raw_result = record.get("result", dict, required=False, nullable=True)

@@ -9,6 +9,10 @@ no history that leads to it, so it cannot be written in this format at all.
 
 The cost is mostly the replay, one ``apply`` per recorded action: about 0.2 ms
 for a whole 2-player hand on the development machine (``benchmarks/loading.py``).
+A state is one hand, at most ``MAX_DEAL_ACTIONS`` actions, and its text is read
+by :func:`brisca.game.jsonio.parse` (at most ``MAX_TEXT`` long, and plain JSON: no
+key twice, no lone surrogate), so :func:`loads` costs time linear in the text, at
+worst about 0.5 s per MiB of junk (``benchmarks/loading.py --readers 1024``).
 
 The format (version 2) is that of a game record (:mod:`brisca.formats.records`)
 without its result and metadata::
@@ -113,7 +117,10 @@ def loads(text: str | bytes) -> Any:
         raise NotationError(f"not a {FORMAT} document")
     version = fields.get("version", int)
     if version != VERSION:
-        raise NotationError(f"{FORMAT} version {version} is not supported; this reads {VERSION}")
+        raise NotationError(
+            f"{FORMAT} version {describe(version, typed=False)} is not supported; "
+            f"this reads {VERSION}"
+        )
     fields.only(_KEYS)
     record = GameRecord.from_dict({**data, "format": RECORD_FORMAT, "version": RECORD_VERSION})
     return _replayed(record)
