@@ -4,11 +4,13 @@ Run: ``python benchmarks/fuzz.py [-n ROUNDS] [--seed SEED]``
 
 Each round feeds every entry point one input: mutated ``dumps`` of states,
 matches and records (a field replaced, deleted or added, deep nesting, bad
-bytes), junk text for the notation parsers, and junk arguments for the other
-functions. It counts the inputs tried and every exception that is not a
-``BriscaError`` (for ``records.validate``, every exception at all, since it
-promises never to raise), grouped by entry point and type, and reports the
-longest error message. The exit status is 1 when anything escaped.
+bytes, a key named twice, a lone surrogate, an unterminated string full of escaped
+quotes, a number past a float, a text longer than ``MAX_TEXT``), junk text for
+the notation parsers, and junk arguments for the other functions. It counts the
+inputs tried and every exception that is not a ``BriscaError`` (for
+``records.validate``, every exception at all, since it promises never to raise),
+grouped by entry point and type, and reports the longest error message. The exit
+status is 1 when anything escaped.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import argparse
 import collections
 import json
 import random
+import re
 import sys
 import time
 from collections.abc import Callable
@@ -28,6 +31,7 @@ import brisca
 from brisca import bots, encoding, records, sampling
 from brisca import match as matches
 from brisca.game.actions import ACTION_TYPES
+from brisca.game.jsonio import MAX_TEXT
 from brisca.game.rng import Generator
 
 #: Every action type built from an argument, as the notation knows them.
@@ -168,6 +172,25 @@ def text_of(rng: random.Random, data: Any) -> str | bytes:
         raw = bytearray(text.encode())
         raw.insert(rng.randrange(len(raw) + 1), rng.randrange(128, 256))
         return bytes(raw)
+    if roll < 0.18:  # a key named twice in one object
+        keys = list(re.finditer(r'\{("[^"\\]*"): ', text))
+        if keys:
+            found = rng.choice(keys)
+            at = found.start(1)
+            return text[:at] + f"{found[1]}: 0, " + text[at:]
+        return text
+    if roll < 0.22:  # a lone surrogate, escaped or raw, in a string or a key
+        quotes = [m.start() for m in re.finditer('"', text)]
+        at = rng.choice(quotes) + 1 if quotes else 0
+        lone = rng.choice(["\\ud800", "\\udfff", "\\ud83d", "\ud800", "\\ude00x"])
+        return text[:at] + lone + text[at:]
+    if roll < 0.25:  # an unterminated string full of escaped quotes
+        at = rng.randrange(len(text) + 1)
+        return text[:at] + '"' + rng.choice(['\\"', "\\\\", '\\\\\\"']) * rng.randrange(1, 20_000)
+    if roll < 0.27:  # a number past a float
+        return re.sub(r"\b\d+\b", lambda m: rng.choice(["1e400", m[0], "-1e999"]), text, count=3)
+    if roll < 0.272:  # longer than parse reads
+        return text + " " * (MAX_TEXT + 1 - len(text))
     return text
 
 

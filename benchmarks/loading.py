@@ -1,6 +1,6 @@
 """What loading costs: ``loads`` replays a saved history through ``apply``.
 
-Run: ``python benchmarks/loading.py [-n HANDS] [--presets spanish-2p,...]``
+Run: ``python benchmarks/loading.py [-n HANDS] [--presets spanish-2p,...] [--readers KIB]``
 
 A saved state is its deal and its actions, and :func:`brisca.loads` deals the hand
 again and applies every action (see ``docs/concepts/states.md``). This measures that
@@ -16,6 +16,11 @@ cost, and what it is made of, against the bare replay measured in the same run:
   against a record of 200 such hands: loading should cost about 10 times as much
   (linear in the record's size).
 
+- with ``--readers KIB``, instead: the worst CPU seconds per KiB of every reader of
+  untrusted text (the pre-scan, ``parse``, states, records, matches) over the worst
+  inputs found, of about KIB KiB each, and the ratio of its cost at twice that size
+  (about 2 when linear).
+
 Lines take turns, batch by batch, so that a slow spell of a shared machine hits them
 all alike.
 """
@@ -23,12 +28,15 @@ all alike.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import json
 import random
 import statistics
 import time
 from collections.abc import Callable
 
 import brisca
+from brisca.game import jsonio
 from brisca.game.match import match_apply
 
 PRESETS = "spanish-2p,spanish-4p,subastada-4p"
@@ -143,12 +151,100 @@ def match_report(rounds: int) -> None:
     print(f"loads {large} / apply {large}: {ratio(times, f'loads {large}', f'apply {large}'):.2f}")
 
 
+def worst_texts(size: int) -> dict[str, str]:
+    """The inputs that cost the readers most per byte, each about `size` characters.
+
+    Junk and valid documents alike: unterminated strings full of escaped quotes,
+    nesting just under the cap, many short strings, objects, numbers or brackets,
+    false alarms for the surrogate check, and a state and a record padded or stuffed.
+    """
+    state = json.loads(brisca.dumps(brisca.new_game(seed=1)))
+    record = brisca.records.record_game(brisca.new_game(seed=1)).to_dict()
+
+    def repeat(item: str, head: str = "[", tail: str = "]") -> str:
+        return head + ",".join([item] * max(1, size // (len(item) + 1))) + tail
+
+    def padded(data: dict[str, object]) -> str:
+        text = json.dumps(data)
+        return text[:-1] + " " * max(0, size - len(text)) + "}"
+
+    def stuffed(data: dict[str, object], key: str, item: object) -> str:
+        each = len(json.dumps(item)) + 2
+        return json.dumps({**data, key: [item] * max(1, size // each)})
+
+    return {
+        "unterminated escapes": '"' + '\\"' * (size // 2),
+        "nested under the cap": repeat("[" * 63 + "]" * 63),
+        "short strings": repeat('""'),
+        "escaped strings": repeat('"\\u00e9\\n"'),
+        "empty objects": repeat("{}"),
+        "one-key objects": repeat('{"a":0}'),
+        "long numbers": repeat("9" * 4000),
+        "long floats": repeat("1." + "1" * 4000),
+        "surrogate false alarms": repeat('"\\\\ud800"'),
+        "surrogate pairs": repeat('"\\ud83d\\ude00"'),
+        "brackets": "[]" * (size // 2),
+        "open brackets": "[" * 64 + " " * size,
+        "padded state": padded(state),
+        "state with a long deck": stuffed(state, "deck", "1O"),
+        "record with many tags": json.dumps(
+            {**record, "tags": {str(k): "" for k in range(size // 8)}}
+        ),
+        "record with a long name": json.dumps({**record, "event": "x" * size}),
+        "record with a long deck": stuffed(record, "deck", "1O"),
+        "record with many players": stuffed(record, "players", ""),
+    }
+
+
+def readers() -> dict[str, Callable[[str], object]]:
+    """Every reader of untrusted JSON text, by name."""
+    return {
+        "pre-scan (jsonio.depth)": jsonio.depth,
+        "jsonio.parse": jsonio.parse,
+        "loads (states)": brisca.loads,
+        "records.loads": brisca.records.loads,
+        "records.validate": brisca.records.validate,
+        "loads_match": brisca.loads_match,
+    }
+
+
+def cost(read: Callable[[str], object], text: str, repeats: int = 3) -> float:
+    """CPU seconds for one read of `text`, the best of `repeats`."""
+    best = float("inf")
+    for _ in range(repeats):
+        start = time.process_time()
+        with contextlib.suppress(brisca.BriscaError):
+            read(text)
+        best = min(best, time.process_time() - start)
+    return best
+
+
+def readers_report(kib: int) -> None:
+    """The worst seconds per KiB of each reader, and its ratio at twice the size."""
+    size = kib * 1024
+    small, large = worst_texts(size), worst_texts(2 * size)
+    print(f"Worst cost per KiB of each reader, on {len(small)} inputs of {kib} KiB")
+    print(f"{'reader':<24} {'worst input':<26} {'ms/KiB':>8} {'s/MiB':>7} {'x2 ratio':>8}")
+    for name, read in readers().items():
+        worst = max(small, key=lambda k: cost(read, small[k], 1) / len(small[k]))
+        seconds = cost(read, small[worst])
+        doubled = cost(read, large[worst]) / seconds if seconds else float("nan")
+        per_kib = seconds / (len(small[worst]) / 1024)
+        print(
+            f"{name:<24} {worst:<26} {per_kib * 1e3:>8.4f} {per_kib * 1024:>7.3f} {doubled:>8.2f}"
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("-n", "--hands", type=int, default=200, help="hands per preset")
     parser.add_argument("--rounds", type=int, default=15, help="timed rounds per line")
     parser.add_argument("--presets", default=PRESETS, help="comma-separated preset names")
+    parser.add_argument("--readers", type=int, metavar="KIB", help="the readers' worst cost")
     args = parser.parse_args()
+    if args.readers:
+        readers_report(args.readers)
+        return
     hands_report(args.presets.split(","), args.hands, args.rounds)
     match_report(max(3, args.rounds // 3))
 
