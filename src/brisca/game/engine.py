@@ -544,7 +544,7 @@ def _advance(state: State, action: Action | str, log: list[Event]) -> State:
     if type(action) is Play:
         seat: int = state.to_act  # type: ignore[assignment]
         card = action.card
-        log.append(CardPlayed(seat, card))
+        log.append(_PLAYED.get((seat, card)) or _event(_PLAYED, CardPlayed, seat, card))
         if card.suit is state.trump and hidden:  # a trump played shows the covered suit
             log.append(_revealed(state))
         for hook in plan.on_play:
@@ -586,6 +586,20 @@ def _revealed(state: State) -> TrumpRevealed:
     return TrumpRevealed(suit, card)
 
 
+# The events of plays, draws and tricks, made once each: they are values, few (seats by
+# cards, or by points and trick), and a step makes several, so `step` reuses them.
+_PLAYED: dict[tuple[Any, ...], Event] = {}
+_WON: dict[tuple[Any, ...], Event] = {}
+_DRAWN: dict[tuple[Any, ...], Event] = {}
+
+
+def _event(made: dict[tuple[Any, ...], Event], kind: Callable[..., Event], *fields: Any) -> Event:
+    if len(made) >= 65536:  # a bound for hand-built states' odd seats; real play needs few
+        made.clear()
+    event = made[fields] = kind(*fields)
+    return event
+
+
 def _play(state: State, action: Play, log: Log, plan: _Plan) -> State:
     table = state.seating
     card = action.card
@@ -617,7 +631,8 @@ def _play(state: State, action: Play, log: Log, plan: _Plan) -> State:
         total += points[played]
     tricks = state.tricks + (build_trick(trick[0][0], trick, winner, total),)  # noqa: RUF005
     if log is not None:
-        log.append(TrickWon(winner, total, len(state.tricks)))
+        won = (winner, total, len(state.tricks))
+        log.append(_WON.get(won) or _event(_WON, TrickWon, *won))
     to_act = None if len(tricks) == table.tricks_total else winner
     stock, trump_card, ledger = state.stock, state.trump_card, state.ledger
     if stock or trump_card is not None:
@@ -632,7 +647,8 @@ def _play(state: State, action: Play, log: Log, plan: _Plan) -> State:
             hands[drawer] += (stock[k],)
         if log is not None:
             for k, drawer in enumerate(order):
-                log.append(CardsDrawn(drawer, stock[k], stock[k] is state.trump_card))
+                drawn = (drawer, stock[k], stock[k] is state.trump_card)
+                log.append(_DRAWN.get(drawn) or _event(_DRAWN, CardsDrawn, *drawn))
         stock = stock[len(order) :]
     after = build_state(
         table,
