@@ -105,6 +105,7 @@ __all__ = [
     "deck_order",
     "dump",
     "dumps",
+    "final_state",
     "load",
     "loads",
     "record_game",
@@ -595,6 +596,34 @@ def replay(record: GameRecord) -> Iterator[State]:
                 f"action {index} ({describe(text, typed=False)}): {error}"
             ) from None
         yield state
+
+
+def final_state(record: GameRecord | str | bytes) -> State:
+    """The state the record's hand ends in (or reaches, for a hand cut short): its
+    score is ``brisca.result(final_state(record))`` once it is over.
+
+    `record` is a `GameRecord` or the text of one, as :func:`loads` reads it.
+
+    >>> import brisca
+    >>> state = brisca.new_game("spanish-2p", seed=7)
+    >>> while not state.is_over:
+    ...     state = brisca.apply(state, brisca.legal_actions(state)[0])
+    >>> text = dumps(record_game(state))
+    >>> brisca.result(final_state(text)).points
+    (85, 35)
+
+    Raises:
+        NotationError: the text is not a record, or an action cannot be read.
+        IllegalActionError: an action is illegal.
+        StateError: the record's deck is not a permutation of the pack.
+    """
+    if isinstance(record, (str, bytes, bytearray)):
+        record = loads(record)
+    last = None
+    for last in replay(record):
+        pass
+    assert last is not None  # replay gives the deal at least
+    return last
 
 
 @attrs.frozen

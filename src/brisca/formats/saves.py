@@ -111,8 +111,13 @@ def loads(text: str | bytes) -> Any:
     data = parse(text, "a JSON state")
     kind = data.get("format") if isinstance(data, dict) else None
     if kind == MATCH_FORMAT:
-        return loads_match(text)
+        return _read_match(data)  # parsed once, read as loads_match reads it
     fields = Fields(data, FORMAT)
+    if kind == RECORD_FORMAT:
+        raise NotationError(
+            f"not a {FORMAT} document but a {RECORD_FORMAT} (a game record): read it with "
+            "brisca.records.loads, and brisca.records.final_state for its last state"
+        )
     if kind != FORMAT:
         raise NotationError(f"not a {FORMAT} document")
     version = fields.get("version", int)
@@ -305,7 +310,11 @@ def loads_match(text: str | bytes) -> Match:
             f"match record: {len(text)} characters long; brisca reads at most "
             f"{MAX_MATCH_TEXT} (MAX_MATCH_TEXT)"
         )
-    data = parse(text, "a JSON match record")
+    return _read_match(parse(text, "a JSON match record"))
+
+
+def _read_match(data: Any) -> Match:
+    """The match a parsed match record holds (see :func:`loads_match`)."""
     record = Fields(data, "match record")
     if not isinstance(data, dict):
         raise NotationError(f"a match record must be a JSON object, got {describe(data)}")
