@@ -788,8 +788,13 @@ def _deal_from(
     return following
 
 
-def hand_value(rules: Rules, outcome: HandResult, tricks_won: Sequence[int]) -> int:
+def hand_value(
+    rules: Rules, outcome: HandResult | State, tricks_won: Sequence[int] | None = None
+) -> int:
     """What winning `outcome` is worth to its winner before the stake, by `match_mode`.
+
+    `outcome` is a hand's result with the tricks each side won, or simply the hand's
+    finished `State`, from which both are read: ``hand_value(rules, final)``.
 
     ``single_hand`` and ``hands_won``: 1 (one hand won). ``game_points``: 1, or
     with ``margin_points`` 61-90 -> 1, 91-119 -> 2, capote -> 3 (S000), a
@@ -803,19 +808,36 @@ def hand_value(rules: Rules, outcome: HandResult, tricks_won: Sequence[int]) -> 
     ... )
     >>> hand_value(Rules(match_mode="game_points", margin_points=True), r, (12, 8))
     2
+    >>> import brisca
+    >>> final = brisca.new_game("spanish-2p", seed=7)
+    >>> while not final.is_over:
+    ...     final = brisca.apply(final, brisca.legal_actions(final)[0])
+    >>> hand_value(Rules(match_mode="game_points", margin_points=True), final)
+    1
 
     Args:
         rules: the rules; only the match options matter.
-        outcome: the hand's result.
-        tricks_won: tricks won per side, in ``outcome.sides`` order (for
-            ``capote_definition='all_tricks'``).
+        outcome: the hand's result, or its finished state.
+        tricks_won: with a result, the tricks won per side, in ``outcome.sides``
+            order (for ``capote_definition='all_tricks'``); read from a state.
 
     Raises:
         RulesError: `rules` is not a Rules.
-        StateError: `outcome` is not a HandResult, or `tricks_won` not a count per side.
+        StateError: `outcome` is neither a HandResult nor a finished State, or
+            `tricks_won` is not a count per side (or is given with a state).
     """
     if not isinstance(rules, Rules):
         raise RulesError(f"rules must be a brisca.Rules, got {describe(rules)}")
+    if type(outcome) is State:
+        if tricks_won is not None:
+            raise StateError("tricks_won is read from the state: give one or the other")
+        final = outcome
+        outcome = result(final)  # refuses a hand that is not over
+        side_of = final.seating.side_of
+        won = [0] * len(outcome.sides)
+        for trick in final.tricks:
+            won[side_of[trick.winner]] += 1
+        tricks_won = won
     if not isinstance(outcome, HandResult):
         raise StateError(f"outcome must be a brisca.HandResult, got {describe(outcome)}")
     if (
