@@ -1,11 +1,17 @@
 """What the search costs: the solver's endgames, its reach in a second, the search bot's decisions.
 
-Run: ``python benchmarks/search.py [--positions N] [--hands N] [--presets spanish-2p,...]``
+Run: ``python benchmarks/search.py [--positions N] [--hands N] [--presets spanish-2p,...]
+[--settings exact_cards=12] [--engine-only] [--only speed,...]``
 
-Four measurements, each a median over many positions, never a timed test:
+Five measurements, each a median over many positions, never a timed test:
 
 - **endgame**: :func:`brisca.agents.search.solve` on random 2-player positions with an
   empty stock (every card known, three tricks to go), in milliseconds;
+- **speed**: the solver's positions per second of CPU time over fixed sets of
+  endgames: 2-player with an empty stock, 4-player with the last three tricks
+  (12 cards, the talon just gone) and with 14 cards (a round of draws to go);
+  ``--engine-only`` searches them over the engine's states alone, as before the
+  compact form, for comparison;
 - **reach**: from the deal of a 2-player and a 4-player hand, iterative deepening
   one trick at a time (``solve(state, depth=k)``), the deepest search that ends
   within one second, with its positions searched;
@@ -13,7 +19,8 @@ Four measurements, each a median over many positions, never a timed test:
   positions the search bot searches (ten cards to play), as many worlds a view as a
   decision draws (``SearchBot().samples``), in milliseconds per world, with the
   share of the decision's time they take;
-- **decisions**: the search bot (``SearchBot()``, the ``hard`` level) playing
+- **decisions**: the search bot (``SearchBot()``, the ``hard`` level, or with
+  ``--settings name=value,...``) playing
   against :class:`~brisca.agents.bots.HeuristicBot` in each preset, the median and 90th
   percentile of its time per decision over all its decisions and over the ones it
   searched (``SearchBot.searches``: those where it sampled worlds).
@@ -44,12 +51,15 @@ import attrs
 
 import brisca
 from brisca.agents import sampling as sampler
+from brisca.agents import search
 from brisca.agents.bots import HeuristicBot, SearchBot, play_game
 from brisca.agents.sampling import sample_state
 from brisca.agents.search import cards_to_play, solve
 from brisca.game.rng import Generator
 
 PRESETS = "spanish-2p,arrastre-2p,puerto-rican-2p,spanish-4p,subastada-4p,chiamata-5p"
+#: The search bot's settings for ``decisions`` (``--settings exact_cards=12``).
+SETTINGS: dict[str, str | int] = {}
 
 
 def endgame_positions(count: int, seed: int) -> list[brisca.State]:
@@ -77,6 +87,35 @@ def endgame(count: int) -> None:
         f" ms, 90th percentile {quantile(times, 0.9) * 1e3:.3f} ms,"
         f" median {statistics.median(nodes):.0f} positions searched"
     )
+
+
+def fixed_positions(preset: str, cards: int, count: int, seed: int) -> list[brisca.State]:
+    """Seeded positions of random play in `preset` with `cards` cards still to play."""
+    rng = random.Random(seed)
+    found: list[brisca.State] = []
+    while len(found) < count:
+        state = brisca.new_game(preset, seed=rng.randrange(2**32))
+        while cards_to_play(state) > cards:
+            legal = brisca.legal_actions(state)
+            state = brisca.apply(state, legal[rng.randrange(len(legal))])
+        found.append(state)
+    return found
+
+
+def speed(count: int) -> None:
+    for preset, cards, many in (
+        ("spanish-2p", 6, count),
+        ("spanish-4p", 12, max(10, count // 10)),
+        ("spanish-4p", 14, max(5, count // 50)),
+    ):
+        states = fixed_positions(preset, cards, many, seed=cards)
+        start = time.process_time()
+        nodes = sum(solve(state).nodes for state in states)
+        spent = time.process_time() - start
+        print(
+            f"speed, {preset}, {cards} cards to play ({many} positions): {nodes / spent:,.0f}"
+            f" positions/s, {spent / many * 1e3:.2f} ms a solve, {nodes / many:,.0f} positions"
+        )
 
 
 def reach(preset: str, seeds: Sequence[int], budget: float = 1.0) -> None:
@@ -171,7 +210,7 @@ def decisions(preset: str, hands: int) -> None:
     rules = brisca.preset(preset)
     all_times: list[float] = []
     searched: list[float] = []
-    bot = SearchBot(seed=1)
+    bot = SearchBot(seed=1, **SETTINGS)  # type: ignore[arg-type]
     for hand in range(hands):
 
         def timed(view: brisca.Observation, legal: Sequence[brisca.Action]) -> brisca.Action:
@@ -213,12 +252,24 @@ def main() -> None:
     parser.add_argument("--positions", type=int, default=1000, help="endgame positions")
     parser.add_argument("--hands", type=int, default=20, help="hands per preset for decisions")
     parser.add_argument("--presets", default=PRESETS, help="comma-separated preset names")
-    sections = "endgame,reach,sampling,refusals,budget,decisions"
+    parser.add_argument("--settings", default="", help="SearchBot settings, name=value,...")
+    parser.add_argument(
+        "--engine-only", action="store_true", help="search without the compact form, as before"
+    )
+    sections = "endgame,speed,reach,sampling,refusals,budget,decisions"
     parser.add_argument("--only", default=sections, help="comma-separated sections to run")
     args = parser.parse_args()
     only = set(args.only.split(","))
+    if args.engine_only:
+        search._plays_only = lambda rules: False  # type: ignore[assignment]
+    if args.settings:
+        for setting in args.settings.split(","):
+            name, _, value = setting.partition("=")
+            SETTINGS[name] = int(value) if value.isdigit() else value
     if "endgame" in only:
         endgame(args.positions)
+    if "speed" in only:
+        speed(args.positions)
     if "reach" in only:
         reach("spanish-2p", seeds=(1, 2, 3))
         reach("spanish-4p", seeds=(1, 2, 3))

@@ -1,6 +1,7 @@
 """How strong the search bot is, measured in the arena over duplicate deals.
 
-Run: ``python benchmarks/search_strength.py EXPERIMENT [--deals N] [--jobs J] [--seed S]``
+Run: ``python benchmarks/search_strength.py EXPERIMENT [--deals N] [--jobs J] [--seed S]
+[--only A]``
 
 Each experiment prints one Markdown table row per line-up, as on the "Bots and
 search" page: hands won, drawn and lost by the first bot, its win rate with a 95%
@@ -13,6 +14,8 @@ behind on, the sign test's p-value, and the first bot's mean time per decision.
 - ``auctions``: search against heuristic in subastada-4p and chiamata-5p;
 - ``samples``: the win rate as the worlds per decision grow (spanish-2p);
 - ``exact``: the win rate as the exact phase grows (``exact_cards``, spanish-2p);
+- ``exact-4p``: the same in spanish-4p, from the last two tricks and a half (ten
+  cards, the old default) to the last three (twelve, from the talon's end) and 14;
 - ``early``: the heuristic, rollouts or a depth-limited search before the exact
   phase (spanish-2p, eight worlds a decision).
 
@@ -40,6 +43,7 @@ EXPERIMENTS: dict[str, list[tuple[str, str, str]]] = {
     ],
     "samples": [(f"samples={n}", "heuristic", "spanish-2p") for n in (1, 2, 4, 8, 16, 32)],
     "exact": [(f"exact_cards={n}", "heuristic", "spanish-2p") for n in (6, 8, 10, 12, 14)],
+    "exact-4p": [(f"exact_cards={n}", "heuristic", "spanish-4p") for n in (10, 12, 14)],
     "early": [
         (f"early={mode}", "heuristic", "spanish-2p") for mode in ("heuristic", "rollouts", "1", "2")
     ],
@@ -78,10 +82,15 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=1000, help="deals per line-up")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes")
     parser.add_argument("--seed", type=int, default=1, help="the deals' seed")
+    parser.add_argument(
+        "--only", action="append", help="run only this line-up (its first bot); repeatable"
+    )
     args = parser.parse_args()
     print("| line-up | hands won-drawn-lost | win rate [95% CI] | margin | deals +/=/- | p | ms |")
     print("|---|---|---|---|---|---|---|")
     for a, b, preset in EXPERIMENTS[args.experiment]:
+        if args.only and a not in args.only:
+            continue
         register(a)
         start = time.perf_counter()
         outcome = run_arena(a, b, preset, deals=args.deals, seed=args.seed, jobs=args.jobs)

@@ -7,6 +7,7 @@ import random
 import pytest
 
 import brisca
+from brisca.agents import search
 from brisca.agents.search import INFINITE_DEPTH, cards_to_play, evaluate, score, solve
 from brisca.game.rng import Generator
 from brisca.game.state import ContractResult, State, Termination
@@ -195,3 +196,46 @@ def test_solve_refuses_what_it_cannot_solve() -> None:
         state = brisca.apply(state, brisca.legal_actions(state)[0])
     with pytest.raises(brisca.StateError, match="over"):
         solve(state)
+
+
+# Presets whose positions, once the talon is gone, offer only card plays: the solver
+# searches them in its compact form (free play, arrastre duties, signals once made).
+PLAYS_ONLY = ("spanish-2p", "arrastre-2p", "cubierta-2p", "spanish-4p", "arrastre-4p")
+PLAYS_ONLY_OTHERS = ("spanish-3p", "spanish-5p", "spanish-6p", "chilean-rematada")
+
+
+@pytest.mark.parametrize(
+    ("presets", "count", "sizes"),
+    [(PLAYS_ONLY, 1500, (4, 6, 8, 10, 12)), (PLAYS_ONLY_OTHERS, 300, (6, 8, 10))],
+    ids=["2p-4p", "3p-5p-6p"],
+)
+def test_compact_search_equals_the_engine_search(
+    presets: tuple[str, ...], count: int, sizes: tuple[int, ...], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The compact search of the positions whose talon is gone gives the same solution
+    as the search over the engine's states, value, best actions and positions visited
+    alike, to the end, to a horizon and within a budget too small for the whole hand."""
+    rng = random.Random("compact")
+    cases = []
+    while len(cases) < count:
+        preset = presets[len(cases) % len(presets)]
+        state = small_position(preset, rng, rng.choice(sizes))
+        if state is None:
+            continue
+        side = rng.randrange(len(state.sides))
+        kwargs = rng.choice(({}, {"depth": 1}, {"depth": 2}, {"budget": 40, "partial": True}))
+        cases.append((state, side, kwargs))
+    entered = [0]
+    enter = search._Fast.enter
+
+    def counted(self: search._Fast, *args: int) -> int:  # type: ignore[misc]
+        entered[0] += 1
+        return enter(self, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(search._Fast, "enter", counted)
+    fast = [solve(state, side=side, **kwargs) for state, side, kwargs in cases]  # type: ignore[arg-type]
+    assert entered[0] > count  # the compact form did the searching
+    monkeypatch.setattr(search, "_plays_only", lambda rules: False)
+    slow = [solve(state, side=side, **kwargs) for state, side, kwargs in cases]  # type: ignore[arg-type]
+    assert fast == slow
+    assert sum(s.nodes for s in fast) > 10 * count

@@ -66,8 +66,9 @@ from brisca.game.cards import Card, DeckKind, deck_cards
 from brisca.game.engine import apply, legal_actions
 from brisca.game.errors import StateError, checked_int, checked_type, describe
 from brisca.game.rng import Generator
+from brisca.game.rules import CannotOvertrump, Overtrump, Rules, SignalTiming
 from brisca.game.state import Observation, State
-from brisca.game.variants import VARIANTS
+from brisca.game.variants import VARIANTS, arrastre, signals
 from brisca.game.variants.cantes import MAX_CANTE_POINTS
 
 __all__ = [
@@ -97,7 +98,8 @@ TABLE_SIZE = 1 << 17
 MAX_SAMPLES = 1000
 
 # One bit per card, for the transposition table's keys.
-_BIT = {card: 1 << i for i, card in enumerate(deck_cards(DeckKind.SPANISH48))}.__getitem__
+_INDEX = {card: i for i, card in enumerate(deck_cards(DeckKind.SPANISH48))}
+_BIT = {card: 1 << i for card, i in _INDEX.items()}.__getitem__
 _EXACT, _LOWER, _UPPER = 0, 1, 2  # what a table entry's value is: exact, or a bound
 _MAX = 1 << 16  # beyond any score
 
@@ -266,7 +268,7 @@ class _Search:
         self.side_of = table.side_of
         self.card_points = table.card_points
         self.strength = table.strength
-        self.tt: dict[tuple[object, ...], tuple[int, int, int, int]] = {}
+        self.tt: dict[object, tuple[int, int, int, int]] = {}
         self.nodes = 0
         #: Whether a line stopped at the horizon: the value is then not exact.
         self.cut = False
@@ -277,6 +279,11 @@ class _Search:
         self.full_key = any(v.actions and v.switched_on(rules) for v in VARIANTS)
         #: What a side may gain beyond the card points in play: every cante, where sung.
         self.bonus = MAX_CANTE_POINTS if rules.cantes else 0
+        self.fast = _Fast(self, state) if _plays_only(rules) else None
+        #: Whether a position whose talon is gone may still offer an action besides
+        #: a play: then `_Fast` takes over only once it cannot.
+        self.signals = signals.VARIANT.switched_on(rules)
+        self.early_signals = rules.signal_timing is SignalTiming.PRE_HAND
 
     def key(self, state: State) -> tuple[object, ...]:
         hands = tuple(sum(map(_BIT, hand)) for hand in state.hands)
@@ -284,6 +291,23 @@ class _Search:
         if self.full_key:
             return (*base, state.ledger, tuple(t.winner for t in state.tricks))
         return base
+
+    def compact(self, state: State) -> bool:
+        """Whether `_Fast` searches `state` and every position after it: the talon is
+        gone and, from here on, card plays are the only actions."""
+        return (
+            self.fast is not None
+            and not state.stock
+            and state.trump_card is None
+            and (not self.signals or self.signalled(state))
+        )
+
+    def signalled(self, state: State) -> bool:
+        """Whether no seat may signal from `state` on: the first trick, where signals
+        are made before the hand, is over, or every seat in play has signalled."""
+        if self.early_signals and state.tricks:
+            return True
+        return len({s.seat for s in state.ledger.signals}) == state.seating.seats_in_play
 
     def gain(self, before: State, after: State) -> int:
         """What the side took with the step from `before` to `after`."""
@@ -309,6 +333,8 @@ class _Search:
         self.cut = False
         self.visit()
         in_play = _in_play(state)
+        if self.compact(state):
+            return self.fast.root(state, depth, in_play)  # type: ignore[union-attr]
         return [
             (action, self.through(state, action, -_MAX, _MAX, depth, in_play))
             for action in legal_actions(state)
@@ -328,6 +354,8 @@ class _Search:
     def value(self, state: State, alpha: int, beta: int, depth: int, in_play: int) -> int:
         """Alpha-beta, fail-soft: the side's gain from `state` on, within (alpha, beta);
         `in_play` is the card points not yet taken."""
+        if self.compact(state):
+            return self.fast.enter(state, alpha, beta, depth, in_play)  # type: ignore[union-attr]
         self.visit()
         if state.is_over:
             return 0
@@ -409,6 +437,329 @@ class _Search:
             order.remove(first)
             order.insert(0, first)
         return order
+
+
+def _plays_only(rules: Rules) -> bool:
+    """Whether, once the talon is gone, `rules` come to offer only card plays, under
+    free play or arrastre duties, with no rule acting on a play: what :class:`_Fast`
+    searches. Signals count as none once no seat may make one (`_Search.signalled`)."""
+    for variant in VARIANTS:
+        if not variant.switched_on(rules) or variant is signals.VARIANT:
+            continue
+        if variant.actions or variant.after_cards_move or variant.on_play:
+            return False
+        if variant.playable is not None and variant is not arrastre.VARIANT:
+            return False
+    return True
+
+
+class _Fast:
+    """The same search as :class:`_Search`, node for node, over a compact form of the
+    positions whose talon is gone: each card a small int, each hand a bitmask, the
+    trick made and unmade in place, and the table key one int.
+
+    Its keys tell positions apart exactly as :meth:`_Search.key` does (the hands,
+    the trick and the seat to act, and where the rules need them the ledger and
+    who won which trick; the talon is empty), and it orders, prunes, counts and
+    stores as :meth:`_Search.value` does, so values, best actions and positions
+    visited are the same. Cards are numbered in hand order, seat after seat, so a
+    hand's bits run in the order of :func:`~brisca.legal_actions`.
+    """
+
+    def __init__(self, search: _Search, state: State) -> None:
+        table, rules = state.seating, state.seating.rules
+        self.search = search
+        self.side = search.side
+        self.bonus = search.bonus
+        self.side_of = table.side_of
+        self.next_seat = table.next_seat
+        self.seats_in_play = table.seats_in_play
+        self.trump = state.trump
+        self.arrastre = arrastre.VARIANT.switched_on(rules)
+        self.must_beat = rules.arrastre_must_beat
+        self.relief = rules.arrastre_partner_relief
+        self.any_trump = rules.arrastre_overtrump is Overtrump.ANY_TRUMP
+        self.undertrump = rules.arrastre_cannot_overtrump is CannotOvertrump.MUST_UNDERTRUMP
+        self.card_points, self.strength = table.card_points, table.strength
+        # A key: the hands' cards, one bit per seat and card; above them the trick's
+        # cards and the seat to act; above those, where the rules' keys hold the ledger
+        # and who won which trick (`_Search.key`), the winners as base-8 digits after a
+        # leading 1, and the ledger (no play changes it once the talon is gone) by number.
+        self.shift = 64 * rules.num_players
+        self.full = search.full_key
+        self.ledgers: dict[object, int] = {}
+        self.tail_shift = self.shift + 40
+        # The position, set by `load`: per card its owner, suit, strength, points,
+        # bit in its hand, key bit and code in a trick; per seat its hand's bits, its
+        # first card, and the orders its hands are tried in, found as they come.
+        self.cards: list[Card] = []
+        self.owner: list[int] = []
+        self.suit: list[object] = []
+        self.power: list[int] = []
+        self.points: list[int] = []
+        self.weight: list[int] = []
+        self.hand_bit: list[int] = []
+        self.key_bit: list[int] = []
+        self.trick_code: list[int] = []
+        self.start: list[int] = []
+        self.hands: list[int] = []
+        self.orders: list[dict[int, tuple[list[int], list[int], list[int]]]] = []
+        self.trick: list[int] = []
+        self.ledger = 0
+
+    def load(self, state: State) -> tuple[int, int, int, int]:
+        """Make `state` the compact position; its seat to act, hand key, trick key and
+        winners."""
+        cards: list[Card] = []
+        owner, start, hands, hand_bit = [], [], [], []
+        for seat, hand in enumerate(state.hands):
+            start.append(len(cards))
+            hands.append((1 << len(hand)) - 1)
+            hand_bit += [1 << k for k in range(len(hand))]
+            cards += hand
+            owner += [seat] * len(hand)
+        held = len(cards)
+        for seat, card in state.trick:
+            cards.append(card)
+            owner.append(seat)
+        points, strength = self.card_points, self.strength
+        index = [_INDEX[c] for c in cards]
+        self.cards, self.owner, self.start, self.hands = cards, owner, start, hands
+        self.hand_bit = hand_bit
+        self.suit = [c.suit for c in cards]
+        self.power = [strength[c] for c in cards]
+        self.points = [points[c] for c in cards]
+        self.weight = [16 * points[c] + strength[c] for c in cards]
+        self.key_bit = [1 << (64 * s + g) for s, g in zip(owner, index, strict=True)]
+        self.trick_code = [g + 1 for g in index]
+        self.orders = [{} for _ in hands]
+        self.trick = list(range(held, len(cards)))
+        trick_key = sum(self.trick_code[c] << (3 + 6 * k) for k, c in enumerate(self.trick))
+        winners = 0
+        if self.full:
+            self.ledger = self.ledgers.setdefault(state.ledger, len(self.ledgers))
+            winners = 1
+            for trick in state.tricks:
+                winners = 8 * winners + trick.winner
+        seat = -1 if state.to_act is None else state.to_act
+        return seat, sum(self.key_bit[:held]), trick_key, winners
+
+    def enter(self, state: State, alpha: int, beta: int, depth: int, in_play: int) -> int:
+        """:meth:`_Search.value` of `state`, whose talon is gone."""
+        seat, hand_key, trick_key, winners = self.load(state)
+        return self.value(alpha, beta, depth, in_play, seat, hand_key, trick_key, winners)
+
+    def root(self, state: State, depth: int, in_play: int) -> list[tuple[Action, int]]:
+        """:meth:`_Search.root` after its count: each legal action of `state` with its value."""
+        seat, hand_key, trick_key, winners = self.load(state)
+        actions = legal_actions(state)
+        cards = self.legal(seat)
+        assert [Play(self.cards[c]) for c in cards] == list(actions)  # one play a card
+        return [
+            (
+                action,
+                self.through(seat, card, -_MAX, _MAX, depth, in_play, hand_key, trick_key, winners),
+            )
+            for action, card in zip(actions, cards, strict=True)
+        ]
+
+    def moves(self, seat: int, hand: int) -> tuple[list[int], list[int], list[int]]:
+        """The cards of `seat`'s `hand` (a mask) in hand order, and in the orders a
+        leader and a follower try them: the strongest first, the cheapest first (as
+        `_Search.order`, among equals in hand order)."""
+        found = self.orders[seat].get(hand)
+        if found is None:
+            first, weight = self.start[seat], self.weight
+            cards = [first + b for b in _bits(hand)]
+            lead = sorted(cards, key=lambda c: -weight[c])
+            follow = sorted(cards, key=weight.__getitem__)
+            found = self.orders[seat][hand] = (cards, lead, follow)
+        return found
+
+    def legal(self, seat: int) -> list[int]:
+        """The cards `seat` may play, in the order of :func:`~brisca.legal_actions`:
+        the whole hand, or under arrastre the cards its duty allows
+        (:func:`brisca.game.variants.arrastre.playable`)."""
+        cards = self.moves(seat, self.hands[seat])[0]
+        trick = self.trick
+        if not trick or not self.arrastre:
+            return cards
+        suit, power, trump = self.suit, self.power, self.trump
+        led = suit[trick[0]]
+        win = self.winner()
+        follow = [c for c in cards if suit[c] is led]
+        if follow:
+            if suit[win] is led and self.must_beat:
+                over = [c for c in follow if power[c] > power[win]]
+                if over:
+                    return over
+            return follow
+        trumps = [c for c in cards if suit[c] is trump]
+        if not trumps:
+            return cards
+        if self.relief and self.side_of[self.owner[win]] == self.side_of[seat]:
+            return cards
+        if suit[win] is not trump or self.any_trump:
+            return trumps
+        over = [c for c in trumps if power[c] > power[win]]
+        if over:
+            return over
+        return trumps if self.undertrump else cards
+
+    def winner(self) -> int:
+        """The card winning the trick so far, as :func:`brisca.game.tricks.winning` finds it."""
+        suit, power, trump = self.suit, self.power, self.trump
+        trick = self.trick
+        best = trick[0]
+        for card in trick[1:]:
+            if suit[card] is suit[best]:
+                if power[card] > power[best]:
+                    best = card
+            elif suit[card] is trump:
+                best = card
+        return best
+
+    def value(
+        self,
+        alpha: int,
+        beta: int,
+        depth: int,
+        in_play: int,
+        seat: int,
+        hand_key: int,
+        trick_key: int,
+        winners: int,
+    ) -> int:
+        """:meth:`_Search.value`, step for step, over the compact position."""
+        search = self.search
+        search.visit()
+        trick = self.trick
+        if not trick:
+            if not hand_key:  # the hand is over
+                return 0
+            if depth <= 0:
+                search.cut = True
+                return 0
+        most = in_play + self.bonus
+        if most <= alpha:
+            return most
+        if beta <= 0:
+            return 0
+        key = hand_key | (trick_key | seat) << self.shift
+        if winners:
+            key |= (winners << 32 | self.ledger) << self.tail_shift
+        tt = search.tt
+        entry = tt.get(key)
+        first = -1
+        if entry is not None:
+            stored_depth, flag, stored, first = entry
+            if stored_depth >= depth:
+                if flag == _EXACT:
+                    return stored
+                if flag == _LOWER:
+                    if stored >= beta:
+                        return stored
+                    alpha = max(alpha, stored)
+                elif stored <= alpha:
+                    return stored
+                else:
+                    beta = min(beta, stored)
+        if self.arrastre and trick:
+            cards = self.legal(seat)
+            order = sorted(cards, key=self.weight.__getitem__)
+        else:
+            cards, lead, follow = self.moves(seat, self.hands[seat])
+            order = follow if trick else lead
+        best_card = cards[first] if 0 <= first < len(cards) else -1
+        if best_card >= 0 and order[0] != best_card:  # the table's best first
+            order = [best_card, *(c for c in order if c != best_card)]
+        maximizing = self.side_of[seat] == self.side
+        start_alpha, start_beta = alpha, beta
+        best = -_MAX if maximizing else _MAX
+        through = self.through
+        for card in order:
+            v = through(seat, card, alpha, beta, depth, in_play, hand_key, trick_key, winners)
+            if maximizing:
+                if v > best:
+                    best, best_card = v, card
+                    if v > alpha:
+                        alpha = v
+            elif v < best:
+                best, best_card = v, card
+                if v < beta:
+                    beta = v
+            if alpha >= beta:
+                break
+        if best <= start_alpha:
+            flag = _UPPER
+        elif best >= start_beta:
+            flag = _LOWER
+        else:
+            flag = _EXACT
+        if len(tt) < TABLE_SIZE or key in tt:
+            tt[key] = (depth, flag, best, cards.index(best_card))
+        return best
+
+    def through(
+        self,
+        seat: int,
+        card: int,
+        alpha: int,
+        beta: int,
+        depth: int,
+        in_play: int,
+        hand_key: int,
+        trick_key: int,
+        winners: int,
+    ) -> int:
+        """:meth:`_Search.through`: `seat` plays `card`; the value after, the card back."""
+        hands, trick = self.hands, self.trick
+        bit = self.hand_bit[card]
+        hands[seat] ^= bit
+        hand_key ^= self.key_bit[card]
+        trick.append(card)
+        if len(trick) < self.seats_in_play:
+            trick_key += self.trick_code[card] << (6 * len(trick) - 3)
+            v = self.value(
+                alpha, beta, depth, in_play, self.next_seat[seat], hand_key, trick_key, winners
+            )
+        else:
+            winner = self.owner[self.winner()]
+            points = self.points
+            taken = 0
+            for c in trick:
+                taken += points[c]
+            gained = taken if self.side_of[winner] == self.side else 0
+            if winners:
+                winners = 8 * winners + winner
+            self.trick = []
+            v = gained + self.value(
+                alpha - gained,
+                beta - gained,
+                depth - 1,
+                in_play - taken,
+                winner,
+                hand_key,
+                0,
+                winners,
+            )
+            self.trick = trick
+        trick.pop()
+        hands[seat] ^= bit
+        return v
+
+
+_BITS: dict[int, tuple[int, ...]] = {}
+
+
+def _bits(mask: int) -> tuple[int, ...]:
+    """The positions of `mask`'s set bits, lowest first."""
+    found = _BITS.get(mask)
+    if found is None:
+        found = tuple(i for i in range(mask.bit_length()) if mask >> i & 1)
+        if len(_BITS) < 1 << 16:
+            _BITS[mask] = found
+    return found
 
 
 def evaluate(
