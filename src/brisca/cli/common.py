@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import argparse
 import difflib
-import importlib
-from typing import Any, TextIO
+from typing import TextIO
 
 import brisca
 from brisca.formats.text import clean
@@ -21,7 +20,6 @@ __all__ = [
     "import_hint",
     "open_for_writing",
     "preset_rules",
-    "records_module",
     "seed",
 ]
 
@@ -85,13 +83,3 @@ def open_for_writing(path: str) -> TextIO:
         return open(path, "w", encoding="utf-8")
     except OSError as error:
         raise Usage(f"cannot write {clean(path)}: {error.strerror or error}") from None
-
-
-def records_module() -> Any:
-    """The `brisca.formats.records` module, imported on first use."""
-    try:
-        return importlib.import_module("brisca.formats.records")
-    except ImportError:
-        raise Usage(
-            "game records need brisca.formats.records, which this version of brisca does not have"
-        ) from None

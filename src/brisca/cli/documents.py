@@ -17,7 +17,8 @@ from typing import Any
 import attrs
 
 import brisca
-from brisca.cli.common import Usage, records_module
+from brisca.cli.common import Usage
+from brisca.formats import records
 from brisca.formats.text import (
     PLAIN,
     Style,
@@ -127,7 +128,6 @@ def _documents(path: str) -> list[_Document] | str:
 
 def _other_document(document: _Document) -> str | None:
     """What a document that is not a game record is, and what reads it; ``None`` for records."""
-    records = records_module()
     if document.format is None or document.format == records.FORMAT:
         return None
     if document.format in OTHER_DOCUMENTS:
@@ -146,7 +146,6 @@ def validate_command(args: argparse.Namespace, style: Style = PLAIN) -> int:
     Raises:
         Usage: the file cannot be read.
     """
-    records = records_module()
     documents = _documents(args.file)
     if isinstance(documents, str):
         print(f"{clean(args.file)}: invalid: {documents}")
@@ -190,7 +189,6 @@ def replay_command(args: argparse.Namespace, style: Style = PLAIN) -> int:
     Raises:
         Usage: the file cannot be read, or ``--game`` names no record of it.
     """
-    records = records_module()
     documents = _documents(args.file)
     if isinstance(documents, str):
         print(f"brisca: {clean(args.file)}: {documents}", file=sys.stderr)

@@ -25,8 +25,8 @@ from brisca.cli.common import (
     add_seed_argument,
     open_for_writing,
     preset_rules,
-    records_module,
 )
+from brisca.formats import records
 from brisca.formats.text import (
     PLAIN,
     Style,
@@ -379,7 +379,6 @@ class _Game:
         """Write the hands to the file of ``--out``, a game record a line."""
         if self.save is None:
             return
-        records = records_module()
         seats = range(len(self.bots))
         players = ["you" if seat == self.you else self.args.opponents for seat in seats]
         for hand in hands:
