@@ -459,7 +459,7 @@ def _offers(variants: tuple[Variant, ...], state: State, seat: int) -> tuple[Act
 def is_legal(state: State | Playable[Any, Any], action: Action | str) -> bool:
     """Whether `action` is legal in `state` (a hand or a match); never raises for a bad action.
 
-    `action` may be an action or its notation (``"11C"``, ``"swap 7O"``), as in
+    `action` may be an action or its notation (``"11C"``), as read by
     :func:`brisca.parse_action`; text that reads as no action is not legal.
 
     Raises:
