@@ -292,7 +292,8 @@ def test_the_graph_sees_deferred_imports_and_leaves_out_typing_ones(tmp_path: Pa
     path.write_text(
         "from typing import TYPE_CHECKING\n"
         "if TYPE_CHECKING:\n    from brisca.game.match import Match\n"
-        "def f():\n    from brisca.formats import records\n    from brisca.agents.sampling import _x\n",
+        "def f():\n    from brisca.formats import records\n"
+        "    from brisca.agents.sampling import _x\n",
         encoding="utf-8",
     )
     found = list(

@@ -63,6 +63,7 @@ about 0.4 s per MiB for junk of any shape (``benchmarks/loading.py --readers
 
 from __future__ import annotations
 
+import collections
 import json
 import typing
 from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -619,11 +620,7 @@ def final_state(record: GameRecord | str | bytes) -> State:
     """
     if isinstance(record, (str, bytes, bytearray)):
         record = loads(record)
-    last = None
-    for last in replay(record):
-        pass
-    assert last is not None  # replay gives the deal at least
-    return last
+    return collections.deque(replay(record), maxlen=1)[0]  # replay gives the deal at least
 
 
 @attrs.frozen
