@@ -79,6 +79,7 @@ __all__ = [
     "TABLE_SIZE",
     "Solution",
     "cards_to_play",
+    "compact_endgames",
     "evaluate",
     "score",
     "solve",
@@ -439,6 +440,24 @@ class _Search:
         return order
 
 
+def compact_endgames(rules: Rules) -> bool:
+    """Whether :func:`solve` searches the positions of `rules` whose talon is gone in
+    its compact form, several times faster than over the engine's states: where they
+    offer only card plays (free play or arrastre duties, and señas made before the
+    hand), not swaps, cantes, black hands or an auction.
+
+    >>> import brisca
+    >>> compact_endgames(brisca.preset("spanish-4p")), compact_endgames(brisca.preset("casino-2p"))
+    (True, False)
+
+    Raises:
+        StateError: `rules` is not a Rules.
+    """
+    checked_type(rules, Rules)
+    early = not signals.VARIANT.switched_on(rules) or rules.signal_timing is SignalTiming.PRE_HAND
+    return _plays_only(rules) and early
+
+
 def _plays_only(rules: Rules) -> bool:
     """Whether, once the talon is gone, `rules` come to offer only card plays, under
     free play or arrastre duties, with no rule acting on a play: what :class:`_Fast`
@@ -507,9 +526,9 @@ class _Fast:
         self.trick: list[int] = []
         self.ledger = 0
 
-    def load(self, state: State) -> tuple[int, int, int, int]:
-        """Make `state` the compact position; its seat to act, hand key, trick key and
-        winners."""
+    def load(self, state: State) -> tuple[int, int, int, int, int]:
+        """Make `state` the compact position; its seat to act, hand key, trick key,
+        winners and the card winning the trick (-1 for none)."""
         cards: list[Card] = []
         owner, start, hands, hand_bit = [], [], [], []
         for seat, hand in enumerate(state.hands):
@@ -542,24 +561,23 @@ class _Fast:
             for trick in state.tricks:
                 winners = 8 * winners + trick.winner
         seat = -1 if state.to_act is None else state.to_act
-        return seat, sum(self.key_bit[:held]), trick_key, winners
+        win = self.winner() if self.trick else -1
+        return seat, sum(self.key_bit[:held]), trick_key, winners, win
 
     def enter(self, state: State, alpha: int, beta: int, depth: int, in_play: int) -> int:
         """:meth:`_Search.value` of `state`, whose talon is gone."""
-        seat, hand_key, trick_key, winners = self.load(state)
-        return self.value(alpha, beta, depth, in_play, seat, hand_key, trick_key, winners)
+        seat, hand_key, trick_key, winners, win = self.load(state)
+        return self.value(alpha, beta, depth, in_play, seat, hand_key, trick_key, winners, win)
 
     def root(self, state: State, depth: int, in_play: int) -> list[tuple[Action, int]]:
         """:meth:`_Search.root` after its count: each legal action of `state` with its value."""
-        seat, hand_key, trick_key, winners = self.load(state)
+        seat, hand_key, trick_key, winners, win = self.load(state)
         actions = legal_actions(state)
-        cards = self.legal(seat)
+        cards = self.legal(seat, win)
         assert [Play(self.cards[c]) for c in cards] == list(actions)  # one play a card
+        args = (-_MAX, _MAX, depth, in_play, hand_key, trick_key, winners, win)
         return [
-            (
-                action,
-                self.through(seat, card, -_MAX, _MAX, depth, in_play, hand_key, trick_key, winners),
-            )
+            (action, self.through(seat, card, *args))
             for action, card in zip(actions, cards, strict=True)
         ]
 
@@ -576,17 +594,16 @@ class _Fast:
             found = self.orders[seat][hand] = (cards, lead, follow)
         return found
 
-    def legal(self, seat: int) -> list[int]:
+    def legal(self, seat: int, win: int) -> list[int]:
         """The cards `seat` may play, in the order of :func:`~brisca.legal_actions`:
         the whole hand, or under arrastre the cards its duty allows
-        (:func:`brisca.game.variants.arrastre.playable`)."""
+        (:func:`brisca.game.variants.arrastre.playable`), `win` winning the trick."""
         cards = self.moves(seat, self.hands[seat])[0]
         trick = self.trick
         if not trick or not self.arrastre:
             return cards
         suit, power, trump = self.suit, self.power, self.trump
         led = suit[trick[0]]
-        win = self.winner()
         follow = [c for c in cards if suit[c] is led]
         if follow:
             if suit[win] is led and self.must_beat:
@@ -629,8 +646,10 @@ class _Fast:
         hand_key: int,
         trick_key: int,
         winners: int,
+        win: int,
     ) -> int:
-        """:meth:`_Search.value`, step for step, over the compact position."""
+        """:meth:`_Search.value`, step for step, over the compact position; `win` is the
+        card winning the trick so far."""
         search = self.search
         search.visit()
         trick = self.trick
@@ -665,10 +684,12 @@ class _Fast:
                 else:
                     beta = min(beta, stored)
         if self.arrastre and trick:
-            cards = self.legal(seat)
+            cards = self.legal(seat, win)
             order = sorted(cards, key=self.weight.__getitem__)
         else:
-            cards, lead, follow = self.moves(seat, self.hands[seat])
+            hand = self.hands[seat]
+            found = self.orders[seat].get(hand)
+            cards, lead, follow = self.moves(seat, hand) if found is None else found
             order = follow if trick else lead
         best_card = cards[first] if 0 <= first < len(cards) else -1
         if best_card >= 0 and order[0] != best_card:  # the table's best first
@@ -678,7 +699,7 @@ class _Fast:
         best = -_MAX if maximizing else _MAX
         through = self.through
         for card in order:
-            v = through(seat, card, alpha, beta, depth, in_play, hand_key, trick_key, winners)
+            v = through(seat, card, alpha, beta, depth, in_play, hand_key, trick_key, winners, win)
             if maximizing:
                 if v > best:
                     best, best_card = v, card
@@ -711,20 +732,31 @@ class _Fast:
         hand_key: int,
         trick_key: int,
         winners: int,
+        win: int,
     ) -> int:
-        """:meth:`_Search.through`: `seat` plays `card`; the value after, the card back."""
+        """:meth:`_Search.through`: `seat` plays `card` over `win`, the card winning the
+        trick so far (-1 for none); the value after, and the card back."""
         hands, trick = self.hands, self.trick
         bit = self.hand_bit[card]
         hands[seat] ^= bit
         hand_key ^= self.key_bit[card]
         trick.append(card)
+        if win < 0:
+            win = card
+        else:  # as `brisca.game.tricks.winning` finds it
+            suit = self.suit
+            if suit[card] is suit[win]:
+                if self.power[card] > self.power[win]:
+                    win = card
+            elif suit[card] is self.trump:
+                win = card
         if len(trick) < self.seats_in_play:
             trick_key += self.trick_code[card] << (6 * len(trick) - 3)
             v = self.value(
-                alpha, beta, depth, in_play, self.next_seat[seat], hand_key, trick_key, winners
+                alpha, beta, depth, in_play, self.next_seat[seat], hand_key, trick_key, winners, win
             )
         else:
-            winner = self.owner[self.winner()]
+            winner = self.owner[win]
             points = self.points
             taken = 0
             for c in trick:
@@ -742,6 +774,7 @@ class _Fast:
                 hand_key,
                 0,
                 winners,
+                -1,
             )
             self.trick = trick
         trick.pop()
