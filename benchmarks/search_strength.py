@@ -15,7 +15,8 @@ behind on, the sign test's p-value, and the first bot's mean time per decision.
 - ``samples``: the win rate as the worlds per decision grow (spanish-2p);
 - ``exact``: the win rate as the exact phase grows (``exact_cards``, spanish-2p);
 - ``exact-4p``: the same in spanish-4p, from the last two tricks and a half (ten
-  cards, the old default) to the last three (twelve, from the talon's end) and 14;
+  cards) to the last three (twelve, from the talon's end) and 14, and twelve
+  against ten;
 - ``early``: the heuristic, rollouts or a depth-limited search before the exact
   phase (spanish-2p, eight worlds a decision).
 
@@ -43,7 +44,8 @@ EXPERIMENTS: dict[str, list[tuple[str, str, str]]] = {
     ],
     "samples": [(f"samples={n}", "heuristic", "spanish-2p") for n in (1, 2, 4, 8, 16, 32)],
     "exact": [(f"exact_cards={n}", "heuristic", "spanish-2p") for n in (6, 8, 10, 12, 14)],
-    "exact-4p": [(f"exact_cards={n}", "heuristic", "spanish-4p") for n in (10, 12, 14)],
+    "exact-4p": [(f"exact_cards={n}", "heuristic", "spanish-4p") for n in (10, 12, 14)]
+    + [("exact_cards=12", "exact_cards=10", "spanish-4p")],
     "early": [
         (f"early={mode}", "heuristic", "spanish-2p") for mode in ("heuristic", "rollouts", "1", "2")
     ],
@@ -83,15 +85,16 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=1, help="worker processes")
     parser.add_argument("--seed", type=int, default=1, help="the deals' seed")
     parser.add_argument(
-        "--only", action="append", help="run only this line-up (its first bot); repeatable"
+        "--only", action="append", help="run only this line-up ('A' or 'A vs B'); repeatable"
     )
     args = parser.parse_args()
     print("| line-up | hands won-drawn-lost | win rate [95% CI] | margin | deals +/=/- | p | ms |")
     print("|---|---|---|---|---|---|---|")
     for a, b, preset in EXPERIMENTS[args.experiment]:
-        if args.only and a not in args.only:
+        if args.only and a not in args.only and f"{a} vs {b}" not in args.only:
             continue
         register(a)
+        register(b)
         start = time.perf_counter()
         outcome = run_arena(a, b, preset, deals=args.deals, seed=args.seed, jobs=args.jobs)
         label = f"{a} vs {b}, {preset} ({time.perf_counter() - start:.0f} s)"

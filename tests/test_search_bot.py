@@ -183,7 +183,7 @@ def test_the_levels_name_bots_that_exist() -> None:
     assert all(name in BOTS for name in LEVELS.values())
     assert isinstance(make_bot(LEVELS["hard"], seed=2), SearchBot)
     assert repr(make_bot("search", seed=2)) == (
-        "SearchBot(samples=8, seed=2, exact_cards=10, early='heuristic')"
+        "SearchBot(samples=8, seed=2, exact_cards=None, early='heuristic')"
     )
 
 
@@ -199,3 +199,23 @@ def test_early_says_how_the_bot_plays_before_the_end() -> None:
         bot = SearchBot(samples=2, seed=1, early=early)
         assert bot(view, legal) in legal
         assert bot.searches == 1
+
+
+@pytest.mark.parametrize(
+    ("preset", "searches"),
+    [("spanish-4p", True), ("arrastre-4p", True), ("spanish-2p", False), ("casino-4p", False)],
+)
+def test_by_default_four_seats_solve_the_last_three_tricks(preset: str, searches: bool) -> None:
+    """With twelve cards left, the default solves at a table of four whose endgame the
+    solver searches compactly, and plays the heuristic elsewhere (ten cards, as
+    ``exact_cards=10`` does everywhere)."""
+    for state in positions(preset, 3, 12, seed=4):
+        if cards_to_play(state) < 12:
+            continue
+        seat: int = state.to_act  # type: ignore[assignment]
+        view, legal = brisca.observe(state, seat), brisca.legal_actions(state)
+        default, ten = SearchBot(samples=2, seed=1), SearchBot(samples=2, seed=1, exact_cards=10)
+        assert default(view, legal) in legal and ten(view, legal) in legal
+        assert (default.searches, ten.searches) == (int(searches), 0)
+        return
+    pytest.fail("no position with twelve cards to play")

@@ -31,6 +31,7 @@ cards it may play, or on the first legal action when it may play none.
 
 from __future__ import annotations
 
+import functools
 import importlib
 import inspect
 from collections.abc import Callable, Iterable, Sequence
@@ -42,6 +43,7 @@ from brisca.agents.search import (
     MAX_BUDGET,
     MAX_SAMPLES,
     cards_to_play,
+    compact_endgames,
     evaluate,
     solve,
 )
@@ -387,13 +389,15 @@ class SearchBot:
     action in each and plays the action with the best mean value:
 
     - **card play**, once at most `exact_cards` cards remain to be played (hands
-      and talon), is solved exactly in every world by :func:`brisca.agents.search.solve`,
-      for its side's points. Earlier a world is too large to solve, and `early`
-      says what the bot does: ``"heuristic"`` (the default) plays as
-      :class:`HeuristicBot` does; ``"rollouts"`` plays each world out from each
-      action, with the heuristic at every seat until the solver takes over; a
-      number searches each world that many tricks deep, scoring the points taken
-      by then. The default measured strongest (see the "Bots and search" page);
+      and talon; by default ten, and at a table of four in play whose endgame the
+      solver searches compactly, twelve: the last three tricks), is solved exactly
+      in every world by :func:`brisca.agents.search.solve`, for its side's points.
+      Earlier a world is too large to solve, and `early` says what the bot does:
+      ``"heuristic"`` (the default) plays as :class:`HeuristicBot` does;
+      ``"rollouts"`` plays each world out from each action, with the heuristic at
+      every seat until the solver takes over; a number searches each world that
+      many tricks deep, scoring the points taken by then. The default measured
+      strongest (see the "Bots and search" page);
     - **the auction** (bids, naming the trump, calling a card) is valued by
       rollouts, as above, scoring the contract the way the rules score it for the
       bot's seat. So it bids from the search's estimate of what its hand makes,
@@ -415,7 +419,10 @@ class SearchBot:
         seed: an int from 0 to :data:`brisca.game.rng.MAX_SEED`; drawn from the
             operating system when omitted.
         exact_cards: solve card play exactly once at most this many cards remain,
-            from 0 to :data:`MAX_CARDS` (10 by default).
+            from 0 to :data:`MAX_CARDS`; by default (``None``) 12 where four seats
+            play and :func:`~brisca.agents.search.compact_endgames` holds of the
+            rules (spanish-4p and -5p, arrastre-4p, chilean-rematada), which
+            measured stronger in spanish-4p within 100 ms a decision, and 10 elsewhere.
         early: how to play before that: ``"heuristic"`` (the default), ``"rollouts"``,
             or a search depth in tricks, from 1 to :data:`MAX_TRICKS`.
         budget: the most positions a decision searches, from 1 to
@@ -427,12 +434,13 @@ class SearchBot:
         self,
         samples: int = 8,
         seed: int | None = None,
-        exact_cards: int = 10,
+        exact_cards: int | None = None,
         early: str | int = "heuristic",
         budget: int = BUDGET,
     ) -> None:
         checked_int(samples, "samples", 1, MAX_SAMPLES)
-        checked_int(exact_cards, "exact_cards", 0, MAX_CARDS)
+        if exact_cards is not None:
+            checked_int(exact_cards, "exact_cards", 0, MAX_CARDS)
         checked_int(budget, "budget", 1, MAX_BUDGET)
         depth = type(early) is int and 1 <= early <= MAX_TRICKS
         if early not in ("heuristic", "rollouts") and not depth:
@@ -470,7 +478,7 @@ class SearchBot:
         if not any(type(a) is Play for a in legal):
             return self._rollouts(view, _auction_candidates(legal, guess), guess)
         depth: int | None = None
-        if _cards_to_play(view) > self.exact_cards:
+        if _cards_to_play(view) > _exact_cards(self.exact_cards, view.rules):
             if self.early == "heuristic":
                 return guess
             if self.early == "rollouts":
@@ -501,10 +509,11 @@ class SearchBot:
         """`state` played to its end: the heuristic at every seat, and the solver once
         the cards left are few, while its `budget` of positions lasts."""
         heuristic = self._heuristic
+        exact_cards = _exact_cards(self.exact_cards, state.rules)
         solving = False
         while not state.is_over:
             if not solving and not state.trick and state.trump is not None:
-                solving = budget > 0 and cards_to_play(state) <= self.exact_cards
+                solving = budget > 0 and cards_to_play(state) <= exact_cards
             if solving:  # every seat plays its best for its own side
                 solution = solve(state, budget=budget, partial=True)
                 budget -= solution.nodes
@@ -528,6 +537,17 @@ class SearchBot:
 MAX_CARDS = len(deck_cards(DeckKind.SPANISH48))
 #: The most tricks a hand has: the largest pack between two players.
 MAX_TRICKS = MAX_CARDS // 2
+
+
+@functools.lru_cache(maxsize=64)
+def _default_exact_cards(rules: Rules) -> int:
+    """The search bot's `exact_cards` unless told: the last three tricks (twelve cards) at
+    a table of four whose endgame the solver searches compactly, ten elsewhere."""
+    return 12 if rules.active_players == 4 and compact_endgames(rules) else 10
+
+
+def _exact_cards(setting: int | None, rules: Rules) -> int:
+    return _default_exact_cards(rules) if setting is None else setting
 
 
 def _cards_to_play(view: Observation) -> int:
