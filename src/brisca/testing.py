@@ -23,8 +23,9 @@ At every step of a game the kit checks:
 - **purity**: `apply` never changes its input;
 - **observations**: a seat's `observe` is unchanged when the cards it cannot see are
   shuffled (or, under cubierta, when another card could be the covered one);
-- **round trips**: ``loads(dumps(state)) == state`` and, once the hand is over,
-  its game record writes, reads and replays to the same final state.
+- **round trips**: ``loads(dumps(state)) == state``, the standard ``pickle`` gives an
+  equal state that offers the same actions, and, once the hand is over, its game
+  record writes, reads and replays to the same final state.
 
 A failure raises :class:`ConformanceError`, an `AssertionError` that names the
 invariant, the step and the actions that led there. The checks never use
@@ -34,6 +35,7 @@ invariant, the step and the actions that led there. The checks never use
 from __future__ import annotations
 
 import copy
+import pickle
 import random
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
@@ -617,6 +619,19 @@ def check_refusals(state: State, rng: random.Random, tries: int = 3) -> None:
 
 def _round_trip(state: State) -> None:
     _require(loads(dumps(state)) == state, "round trip", "loads(dumps(state)) != state")
+    # The standard pickle, as a process pool sends states: a value, not only cloudpickle's.
+    try:
+        copied = pickle.loads(pickle.dumps(state))
+    except Exception as error:  # whatever pickle trips on is the invariant failing
+        raise ConformanceError(
+            "pickle round trip", f"pickle fails: {type(error).__name__}"
+        ) from None
+    _require(copied == state, "pickle round trip", "pickle.loads(pickle.dumps(state)) != state")
+    _require(
+        state.is_over or legal_actions(copied) == legal_actions(state),
+        "pickle round trip",
+        "the unpickled state offers other actions",
+    )
 
 
 def _check_record(initial: State, actions: Sequence[Action], final: State) -> None:
