@@ -14,7 +14,7 @@ Five measurements, each a median over many positions, never a timed test:
   compact form, for comparison;
 - **reach**: from the deal of a 2-player and a 4-player hand, iterative deepening
   one trick at a time (``solve(state, depth=k)``), the deepest search that ends
-  within one second, with its positions searched;
+  within one second and the default budget of positions, with its positions searched;
 - **sampling**: :func:`brisca.agents.sampling.sample_state` from the views of the 2-player
   positions the search bot searches (ten cards to play), as many worlds a view as a
   decision draws (``SearchBot().samples``), in milliseconds per world, with the
@@ -125,7 +125,10 @@ def reach(preset: str, seeds: Sequence[int], budget: float = 1.0) -> None:
         spent, depth, nodes = 0.0, 0, 0
         while True:
             start = time.perf_counter()
-            solution = solve(state, depth=depth + 1)
+            try:
+                solution = solve(state, depth=depth + 1)
+            except brisca.StateError:  # past the default budget of positions: as deep as it goes
+                break
             spent += time.perf_counter() - start
             if spent > budget:
                 break

@@ -15,8 +15,8 @@ behind on, the sign test's p-value, and the first bot's mean time per decision.
 - ``samples``: the win rate as the worlds per decision grow (spanish-2p);
 - ``exact``: the win rate as the exact phase grows (``exact_cards``, spanish-2p);
 - ``exact-4p``: the same in spanish-4p, from the last two tricks and a half (ten
-  cards) to the last three (twelve, from the talon's end) and 14, and twelve
-  against ten;
+  cards) to the last three (twelve, from the talon's end) and 14, twelve against
+  ten, and in arrastre-4p ten and twelve against the heuristic and each other;
 - ``early``: the heuristic, rollouts or a depth-limited search before the exact
   phase (spanish-2p, eight worlds a decision).
 
@@ -45,7 +45,9 @@ EXPERIMENTS: dict[str, list[tuple[str, str, str]]] = {
     "samples": [(f"samples={n}", "heuristic", "spanish-2p") for n in (1, 2, 4, 8, 16, 32)],
     "exact": [(f"exact_cards={n}", "heuristic", "spanish-2p") for n in (6, 8, 10, 12, 14)],
     "exact-4p": [(f"exact_cards={n}", "heuristic", "spanish-4p") for n in (10, 12, 14)]
-    + [("exact_cards=12", "exact_cards=10", "spanish-4p")],
+    + [("exact_cards=12", "exact_cards=10", "spanish-4p")]
+    + [(f"exact_cards={n}", "heuristic", "arrastre-4p") for n in (10, 12)]
+    + [("exact_cards=12", "exact_cards=10", "arrastre-4p")],
     "early": [
         (f"early={mode}", "heuristic", "spanish-2p") for mode in ("heuristic", "rollouts", "1", "2")
     ],
@@ -85,13 +87,16 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=1, help="worker processes")
     parser.add_argument("--seed", type=int, default=1, help="the deals' seed")
     parser.add_argument(
-        "--only", action="append", help="run only this line-up ('A' or 'A vs B'); repeatable"
+        "--only",
+        action="append",
+        help="run only this line-up ('A', 'A vs B' or 'A vs B, PRESET'); repeatable",
     )
     args = parser.parse_args()
     print("| line-up | hands won-drawn-lost | win rate [95% CI] | margin | deals +/=/- | p | ms |")
     print("|---|---|---|---|---|---|---|")
     for a, b, preset in EXPERIMENTS[args.experiment]:
-        if args.only and a not in args.only and f"{a} vs {b}" not in args.only:
+        names = {a, f"{a} vs {b}", f"{a} vs {b}, {preset}"}
+        if args.only and not names & set(args.only):
             continue
         register(a)
         register(b)

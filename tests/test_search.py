@@ -228,9 +228,9 @@ def test_compact_search_equals_the_engine_search(
     loaded = [0]
     load = search._Fast.load
 
-    def counted(self: search._Fast, state: State) -> tuple[int, int, int, int]:
+    def counted(self: search._Fast, state: State, alone: bool = False) -> tuple[int, ...]:
         loaded[0] += 1
-        return load(self, state)
+        return load(self, state, alone)
 
     monkeypatch.setattr(search._Fast, "load", counted)
     fast = [solve(state, side=side, **kwargs) for state, side, kwargs in cases]  # type: ignore[arg-type]

@@ -6,7 +6,10 @@ determinized search that :class:`brisca.agents.bots.SearchBot` plays by.
 the engine has (partnerships, arrastre duties, swaps, cantes, signals, black
 hands, the seat sitting out) and can never make an illegal move. It searches a
 real :class:`~brisca.State`, hidden cards included, as a perfect-information
-game, with a transposition table and move ordering.
+game, with a transposition table and move ordering. Once the talon is gone and
+only card plays are left (see :func:`compact_endgames`), it searches a compact
+form of the positions instead, several times faster, visiting the same positions
+and finding the same values.
 
 Its value is what one side (by default the side of the seat to act) scores by
 the end of the hand: the card points its tricks take, plus its cantes where the
@@ -500,14 +503,14 @@ class _Fast:
         self.any_trump = rules.arrastre_overtrump is Overtrump.ANY_TRUMP
         self.undertrump = rules.arrastre_cannot_overtrump is CannotOvertrump.MUST_UNDERTRUMP
         self.card_points, self.strength = table.card_points, table.strength
-        # A key: the hands' cards, one bit per seat and card; above them the trick's
-        # cards and the seat to act; above those, where the rules' keys hold the ledger
+        # A key: the hands' cards, one bit per seat and card (set by `load`); above them
+        # the trick's cards and the seat to act; above those, where the rules' keys hold the ledger
         # and who won which trick (`_Search.key`), the winners as base-8 digits after a
         # leading 1, and the ledger (no play changes it once the talon is gone) by number.
-        self.shift = 64 * rules.num_players
+        self.shift = 0
         self.full = search.full_key
         self.ledgers: dict[object, int] = {}
-        self.tail_shift = self.shift + 40
+        self.tail_shift = 0
         # The position, set by `load`: per card its owner, suit, strength, points,
         # bit in its hand, key bit and code in a trick; per seat its hand's bits, its
         # first card, and the orders its hands are tried in, found as they come.
@@ -526,9 +529,12 @@ class _Fast:
         self.trick: list[int] = []
         self.ledger = 0
 
-    def load(self, state: State) -> tuple[int, int, int, int, int]:
+    def load(self, state: State, alone: bool = False) -> tuple[int, int, int, int, int]:
         """Make `state` the compact position; its seat to act, hand key, trick key,
-        winners and the card winning the trick (-1 for none)."""
+        winners and the card winning the trick (-1 for none). When it is `alone`, the
+        only position the search loads (its root), its keys number the cards its own
+        way, in a few bits; otherwise by seat and place in the pack, as every load must
+        agree."""
         cards: list[Card] = []
         owner, start, hands, hand_bit = [], [], [], []
         for seat, hand in enumerate(state.hands):
@@ -549,8 +555,15 @@ class _Fast:
         self.power = [strength[c] for c in cards]
         self.points = [points[c] for c in cards]
         self.weight = [16 * points[c] + strength[c] for c in cards]
-        self.key_bit = [1 << (64 * s + g) for s, g in zip(owner, index, strict=True)]
-        self.trick_code = [g + 1 for g in index]
+        if alone:
+            self.shift = 64
+            self.key_bit = [1 << i for i in range(len(cards))]
+            self.trick_code = [i + 1 for i in range(len(cards))]
+        else:
+            self.shift = 64 * len(hands)
+            self.key_bit = [1 << (64 * s + g) for s, g in zip(owner, index, strict=True)]
+            self.trick_code = [g + 1 for g in index]
+        self.tail_shift = self.shift + 40
         self.orders = [{} for _ in hands]
         self.trick = list(range(held, len(cards)))
         trick_key = sum(self.trick_code[c] << (3 + 6 * k) for k, c in enumerate(self.trick))
@@ -571,7 +584,7 @@ class _Fast:
 
     def root(self, state: State, depth: int, in_play: int) -> list[tuple[Action, int]]:
         """:meth:`_Search.root` after its count: each legal action of `state` with its value."""
-        seat, hand_key, trick_key, winners, win = self.load(state)
+        seat, hand_key, trick_key, winners, win = self.load(state, alone=True)
         actions = legal_actions(state)
         cards = self.legal(seat, win)
         assert [Play(self.cards[c]) for c in cards] == list(actions)  # one play a card
