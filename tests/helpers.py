@@ -84,3 +84,22 @@ def python(script: str) -> str:
     )
     assert run.returncode == 0, run.stderr
     return run.stdout
+
+
+#: The most a doubling test lets the time grow when the input doubles. A linear cost
+#: doubles and a quadratic one quadruples; 3 leaves a shared, loaded machine room.
+DOUBLING_BOUND = 3.0
+
+
+def assert_linear(
+    small: Callable[[], float], large: Callable[[], float], attempts: int = 3
+) -> None:
+    """The CPU time `large` gives (the work at size 2n) is under DOUBLING_BOUND times what
+    `small` gives (size n); a ratio over it is measured again, `attempts` times in all,
+    since one slow moment of the machine can spoil one pair of timings."""
+    ratio = 0.0
+    for _ in range(attempts):
+        ratio = large() / max(small(), 1e-6)
+        if ratio < DOUBLING_BOUND:
+            return
+    raise AssertionError(f"doubling the input multiplied the time by {ratio:.2f}")

@@ -14,6 +14,7 @@ from typing import Any
 
 import attrs
 import pytest
+from helpers import assert_linear
 
 import brisca
 from brisca.formats.saves import (
@@ -203,17 +204,19 @@ def test_a_step_costs_the_same_memory_whatever_the_hands_before(
 
 def test_loading_void_hands_costs_linear_time(long_void: dict[int, Match]) -> None:
     """Void hands used to grow about 3x per doubling (10,000 took 3 s)."""
-    texts = [dumps_match(long_void[n]) for n in (250, 500)]
-    small, large = (best_time(lambda t=t: loads_match(t)) for t in texts)
-    assert large < 2.5 * small
+    small, large = (dumps_match(long_void[n]) for n in (250, 500))
+    assert_linear(
+        lambda: best_time(lambda: loads_match(small)), lambda: best_time(lambda: loads_match(large))
+    )
 
 
 def test_playing_a_match_costs_linear_time() -> None:
     """Each void deal used to copy every earlier deal's records and actions."""
-    small, large = (
-        best_time(lambda n=n: void_hands(new_match(SUBASTADA, seed=4), n)) for n in (250, 500)
-    )
-    assert large < 2.5 * small
+
+    def playing(n: int) -> float:
+        return best_time(lambda: void_hands(new_match(SUBASTADA, seed=4), n))
+
+    assert_linear(lambda: playing(250), lambda: playing(500))
 
 
 # Finding 3: a record's every field has the type the writer gives it.
@@ -293,11 +296,10 @@ def test_a_match_view_stays_small_however_long_the_match(long_void: dict[int, Ma
 def test_observing_a_match_costs_the_same_whatever_its_length(
     long_void: dict[int, Match],
 ) -> None:
-    small, large = (
-        best_time(lambda n=n: [match_observe(long_void[n], 0) for _ in range(200)])
-        for n in (1000, 2000)
-    )
-    assert large < 2.5 * small
+    def observing(n: int) -> float:
+        return best_time(lambda: [match_observe(long_void[n], 0) for _ in range(200)])
+
+    assert_linear(lambda: observing(1000), lambda: observing(2000))
 
 
 # Finding 5: the time to load a record is linear, at worst and on junk.
@@ -307,9 +309,10 @@ def test_loading_the_longest_legal_match_costs_linear_time() -> None:
     """The densest legal work: chiamata hands of 175 actions, 135 of them auction calls
     (about 5 s per MiB of record on the development machine)."""
     half = longest_chiamata(12)
-    texts = [dumps_match(half), dumps_match(longest_chiamata(24, half))]
-    small, large = (best_time(lambda t=t: loads_match(t)) for t in texts)
-    assert large < 2.5 * small
+    small, large = dumps_match(half), dumps_match(longest_chiamata(24, half))
+    assert_linear(
+        lambda: best_time(lambda: loads_match(small)), lambda: best_time(lambda: loads_match(large))
+    )
 
 
 def _junk_actions(deals: int) -> str:
@@ -340,8 +343,10 @@ def test_loading_junk_costs_linear_time(
             with pytest.raises(error):
                 loads_match(text)
 
-    small, large = (best_time(lambda t=t: refuse(t), repeats=5) for t in map(junk, sizes))
-    assert large < 2.5 * small
+    small, large = map(junk, sizes)
+    assert_linear(
+        lambda: best_time(lambda: refuse(small), 5), lambda: best_time(lambda: refuse(large), 5)
+    )
 
 
 # Finding 6: matches and their views pickle, however long.

@@ -18,6 +18,7 @@ from collections.abc import Callable
 
 import attrs
 import pytest
+from helpers import assert_linear
 from hypothesis import given
 from hypothesis import strategies as st
 from strategies import any_json
@@ -64,15 +65,10 @@ def _assert_linear(
     """`read` of `make(2n)` costs at most about twice `read` of `make(n)`.
 
     `grows`: the text doubles with n (not so for a hand's actions, beside its rules).
-    A shared machine can slow one timing; a ratio over the bound is measured again, twice.
     """
     small, large = make(n), make(2 * n)
     assert len(large) > 1.8 * len(small) or not grows
-    for _ in range(3):
-        ratio = _seconds(read, large, 3) / max(_seconds(read, small, 3), 1e-6)
-        if ratio < 2.5:
-            return
-    raise AssertionError(f"doubling the input multiplied the time by {ratio:.2f}")
+    assert_linear(lambda: _seconds(read, small, 3), lambda: _seconds(read, large, 3))
 
 
 def _repeat(item: str, n: int) -> str:
