@@ -16,7 +16,8 @@ behind on, the sign test's p-value, and the first bot's mean time per decision.
 - ``exact``: the win rate as the exact phase grows (``exact_cards``, spanish-2p);
 - ``exact-4p``: the same in spanish-4p, from the last two tricks and a half (ten
   cards) to the last three (twelve, from the talon's end) and 14, twelve against
-  ten, and in arrastre-4p ten and twelve against the heuristic and each other;
+  ten and 14 against twelve, and in arrastre-4p ten and twelve against the
+  heuristic and each other;
 - ``early``: the heuristic, rollouts or a depth-limited search before the exact
   phase (spanish-2p, eight worlds a decision).
 
@@ -46,6 +47,7 @@ EXPERIMENTS: dict[str, list[tuple[str, str, str]]] = {
     "exact": [(f"exact_cards={n}", "heuristic", "spanish-2p") for n in (6, 8, 10, 12, 14)],
     "exact-4p": [(f"exact_cards={n}", "heuristic", "spanish-4p") for n in (10, 12, 14)]
     + [("exact_cards=12", "exact_cards=10", "spanish-4p")]
+    + [("exact_cards=14", "exact_cards=12", "spanish-4p")]
     + [(f"exact_cards={n}", "heuristic", "arrastre-4p") for n in (10, 12)]
     + [("exact_cards=12", "exact_cards=10", "arrastre-4p")],
     "early": [
