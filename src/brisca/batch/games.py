@@ -7,8 +7,8 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 import numpy.typing as npt
 
+import brisca.batch.kernel as k
 from brisca.agents.encoding import action_space
-from brisca.batch import kernel as k
 from brisca.batch.tables import Tables, covered_rules, kernel_tables
 from brisca.game.actions import Action
 from brisca.game.cards import Card

@@ -109,7 +109,7 @@ def covered_rules(rules: Rules | str) -> Rules:
 def kernel_tables(rules: Rules) -> Tables:
     """The int64 tables of brisca.batch.kernel for covered `rules`."""
     # Deferred: the kernel compiles on first use, not when the tables are read.
-    from brisca.batch import kernel as k
+    import brisca.batch.kernel as k
 
     rules = covered_rules(rules)
     cards = rules.cards
