@@ -142,7 +142,6 @@ from brisca.game.errors import (
     describe,
 )
 from brisca.game.events import Event
-from brisca.game.presets import preset_name
 from brisca.game.rng import Generator
 from brisca.game.rules import (
     CapoteDefinition,
@@ -152,7 +151,15 @@ from brisca.game.rules import (
     Rules,
     TieRule,
 )
-from brisca.game.state import ContractResult, HandResult, Observation, Seat, State
+from brisca.game.state import (
+    ContractResult,
+    HandResult,
+    Observation,
+    Seat,
+    State,
+    rules_label,
+    seed_label,
+)
 
 __all__ = [
     "MAX_ACTIONS",
@@ -347,8 +354,6 @@ class Match(Playable["MatchObservation", "MatchResult"]):
 
     def __repr__(self) -> str:
         # One line, as for a State: the hands and the record are in `str` and the fields.
-        name = preset_name(self.rules) or f"custom {self.rules.num_players}-player rules"
-        seed = f"seed {self.seed}" if self.seed < 2**64 else f"a {self.seed.bit_length()}-bit seed"
         if self.state is not None:
             moment = f"hand {self.hand_number}, seat {self.to_act} to act"
         elif self.winners:
@@ -356,6 +361,7 @@ class Match(Playable["MatchObservation", "MatchResult"]):
         else:
             moment = "over, drawn"
         standings = " ".join(_number(s) for s in self.standings)
+        name, seed = rules_label(self.rules), seed_label(self.seed)
         return f"<Match {name}, {seed}: {moment}; standings {standings}>"
 
     def __str__(self) -> str:

@@ -40,6 +40,8 @@ __all__ = [
     "SwapRecord",
     "Termination",
     "Trick",
+    "rules_label",
+    "seed_label",
 ]
 
 Seat = int
@@ -475,14 +477,14 @@ class State(_StateSlots):
 
     def __repr__(self) -> str:
         # One line, as python-chess's Board does: the rules every card are in `str`.
-        return f"<State {_rules_name(self.rules)}, {_dealt_by(self)}: {_moment(self)}>"
+        return f"<State {rules_label(self.rules)}, {_dealt_by(self)}: {_moment(self)}>"
 
     def __str__(self) -> str:
         """The table in a few lines: every hand, the trick, the trump, the stock, the points."""
         seating, trump = self.seating, self.trump
         turned = f" (turned {self.trump_card})" if self.trump_card is not None else ""
         header = [
-            _rules_name(self.rules),
+            rules_label(self.rules),
             f"hand {self.hand_number}",
             f"dealer seat {self.dealer}",
             f"trump {trump.spanish_name if trump else 'not chosen'}{turned}",
@@ -511,16 +513,18 @@ class State(_StateSlots):
         return "\n".join(lines)
 
 
-def _rules_name(rules: Rules) -> str:
-    """The preset `rules` equal, or how many play; never every option."""
+def rules_label(rules: Rules) -> str:
+    """`rules` in a few words for a repr: the preset they equal, or how many play."""
     return preset_name(rules) or f"custom {rules.num_players}-player rules"
 
 
-def _dealt_by(state: State) -> str:
-    seed = state.seed
-    if seed is None:
-        return "dealt from a deck"
+def seed_label(seed: int) -> str:
+    """A seed in a few words for a repr: ``seed 7``, or ``a 901-bit seed`` past 64 bits."""
     return f"seed {seed}" if seed < 2**64 else f"a {seed.bit_length()}-bit seed"
+
+
+def _dealt_by(state: State) -> str:
+    return "dealt from a deck" if state.seed is None else seed_label(state.seed)
 
 
 def _moment(state: State) -> str:
