@@ -239,6 +239,8 @@ class _Plan:
     on_play: tuple[Callable[[State, int, Card, Log], None], ...]
     observe: tuple[Callable[[State, int], dict[str, Any]], ...]
     result: tuple[Callable[[State, tuple[int, ...], int | None], HandResult | None], ...]
+    #: Whether the trump can be covered (cubierta): only then may a known trump be unseen.
+    covered_trump: bool
 
 
 # The plan of each rules, found by the id of the Rules object first (hashing a Rules
@@ -276,6 +278,7 @@ def _new_plan(rules: Rules) -> _Plan:
         tuple(v.on_play for v in on if v.on_play is not None),
         tuple(v.observe for v in on if v.observe is not None),
         tuple(v.result for v in on if v.result is not None),
+        rules.trump_visibility is not TrumpVisibility.FACE_UP,
     )
 
 
@@ -540,7 +543,7 @@ def _advance(state: State, action: Action | str, log: list[Event]) -> State:
         if type(action) is str:  # notation: read it, then take the step
             return _advance(state, parse_action(action), log)
         raise IllegalActionError(reason)
-    hidden = state.trump is None or not trump_is_public(state)
+    hidden = state.trump is None or (plan.covered_trump and not trump_is_public(state))
     if type(action) is Play:
         seat: int = state.to_act  # type: ignore[assignment]
         card = action.card
@@ -643,11 +646,14 @@ def _play(state: State, action: Play, log: Log, plan: _Plan) -> State:
             stock = (*stock, trump_card)
             ledger = attrs.evolve(ledger, trump_card_drawn=(order[-1], trump_card))
             trump_card = None
-        for k, drawer in enumerate(order):
-            hands[drawer] += (stock[k],)
-        if log is not None:
+        if log is None:
             for k, drawer in enumerate(order):
-                drawn = (drawer, stock[k], stock[k] is state.trump_card)
+                hands[drawer] += (stock[k],)
+        else:
+            for k, drawer in enumerate(order):
+                card = stock[k]
+                hands[drawer] += (card,)
+                drawn = (drawer, card, card is state.trump_card)
                 log.append(_DRAWN.get(drawn) or _event(_DRAWN, CardsDrawn, *drawn))
         stock = stock[len(order) :]
     after = build_state(
