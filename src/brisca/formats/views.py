@@ -3,31 +3,42 @@ safe to send to that seat.
 
 Cards are codes (``"3C"``), suits letters, options their text, records objects,
 actions their notation, and the rules a preset plus overrides.
+
+A server writes a view after every move, for every seat, so the writer is built
+for speed: each field has a converter of its own, and a finished trick (an
+immutable value that every later state of the hand shares) or a finished hand of
+a match is converted once and its data reused by the next views. The output is
+exactly what the library's generic converter, :func:`brisca.game.jsonio.readable`,
+gives (``tests/test_views.py`` checks it over random games of every preset).
 """
 
 from __future__ import annotations
 
+import enum
+import threading
+from collections.abc import Callable
+from fractions import Fraction
 from typing import Any
 
 import attrs
 
-from brisca.game.errors import StateError, as_state_error, describe
+from brisca.game.actions import ACTION_TYPES
+from brisca.game.cards import Card, Suit
+from brisca.game.errors import StateError, as_state_error, checked_int, describe
 from brisca.game.jsonio import readable
-from brisca.game.match import MatchObservation
+from brisca.game.match import HandRecord, MatchObservation
 from brisca.game.presets import rules_to_dict
 from brisca.game.rules import Rules
-from brisca.game.state import Observation
+from brisca.game.state import Observation, Trick
 
 __all__ = ["observation_to_dict"]
 
-
-def _readable(value: object) -> Any:
-    """A JSON-ready form of a value from an observation: its rules as a preset plus
-    overrides, the rest as `brisca.game.jsonio.readable` writes it."""
-    return rules_to_dict(value) if isinstance(value, Rules) else readable(value)
+Converter = Callable[[Any], Any]
 
 
-def observation_to_dict(observation: Observation | MatchObservation) -> dict[str, Any]:
+def observation_to_dict(
+    observation: Observation | MatchObservation, *, tricks_from: int | None = None
+) -> dict[str, Any]:
     """Every field of a hand's or a match's observation as readable JSON-ready data.
 
     Cards are codes, suits letters, options their text, actions their notation,
@@ -37,6 +48,14 @@ def observation_to_dict(observation: Observation | MatchObservation) -> dict[str
     again, and adds ``to_act`` and ``hand_number``. It lists only the latest
     finished hands (``hands``, at most `brisca.game.match.VIEW_HANDS`) and counts
     the others (``earlier_hands``), so its size does not grow with the match.
+
+    With `tricks_from`, the hand's ``tricks`` (a match's ``current.tricks``) hold
+    only the finished tricks from that index on, and a ``tricks_from`` key says so:
+    what a reader that holds the earlier ones needs (the server's updates). A
+    match that is over has no hand, and no such key.
+
+    The finished tricks and hands of the result are shared with other calls'
+    results, since they never change: read the result, or copy it before changing it.
 
     >>> import brisca
     >>> view = brisca.observe(brisca.new_game(brisca.preset("spanish-2p"), seed=7), 0)
@@ -48,14 +67,17 @@ def observation_to_dict(observation: Observation | MatchObservation) -> dict[str
 
     Raises:
         StateError: `observation` is not an Observation or a MatchObservation, or
-            is self-contradictory.
+            is self-contradictory; `tricks_from` is not an int from 0 to the number
+            of finished tricks.
     """
+    if tricks_from is not None:
+        checked_int(tricks_from, "tricks_from")
     if isinstance(observation, MatchObservation):
         with as_state_error("the observation"):
-            out = _fields(observation, MatchObservation)
-            if observation.current is not None:
-                out["current"] = _hand_dict(observation.current)
-                del out["current"]["rules"]  # given once, at the top
+            out = {name: convert(getattr(observation, name)) for name, convert in _MATCH_FIELDS}
+            current = observation.current
+            if current is not None:
+                out["current"] = _hand_dict(current, False, tricks_from)
             out["to_act"] = observation.to_act
             out["hand_number"] = observation.hand_number
         return out
@@ -64,14 +86,226 @@ def observation_to_dict(observation: Observation | MatchObservation) -> dict[str
             f"expected a brisca.Observation or MatchObservation, got {describe(observation)}"
         )
     with as_state_error("the observation"):
-        return _hand_dict(observation)
+        return _hand_dict(observation, True, tricks_from)
 
 
-def _fields(value: Any, kind: Any) -> dict[str, Any]:
-    return {f.name: _readable(getattr(value, f.name)) for f in attrs.fields(kind)}
-
-
-def _hand_dict(observation: Observation) -> dict[str, Any]:
-    out = _fields(observation, Observation)
+def _hand_dict(observation: Observation, rules: bool, tricks_from: int | None) -> dict[str, Any]:
+    fields = _HAND_FIELDS if rules else _HAND_FIELDS_NO_RULES
+    out = {name: convert(getattr(observation, name)) for name, convert in fields}
+    if tricks_from is not None:
+        tricks = observation.tricks
+        if tricks_from > len(tricks):
+            raise StateError(
+                f"tricks_from must be from 0 to {len(tricks)}, the finished tricks; "
+                f"got {tricks_from}"
+            )
+        out["tricks"] = _tricks(tricks[tricks_from:])
+        out["tricks_from"] = tricks_from
     out["side_points"] = list(observation.side_points)
     return out
+
+
+# ---------------------------------------------------------------------------
+# The generic converter: `readable`, dispatched on the exact type, with the handler
+# for each type worked out once from the order of readable's own tests.
+
+_HANDLERS: dict[type, Converter] = {}
+
+
+def _convert(value: Any) -> Any:
+    """What `brisca.game.jsonio.readable` gives for `value`, without its chain of tests."""
+    handler = _HANDLERS.get(type(value))
+    if handler is None:
+        handler = _HANDLERS.setdefault(type(value), _handler(type(value)))
+    return handler(value)
+
+
+def _same(value: Any) -> Any:
+    return value
+
+
+def _code(card: Card) -> str:
+    return card.code
+
+
+def _enum(value: enum.Enum) -> Any:
+    return value.value
+
+
+def _fraction(value: Fraction) -> list[int]:
+    return [value.numerator, value.denominator]
+
+
+def _set(value: frozenset[Any]) -> list[Any]:
+    return sorted((_convert(v) for v in value), key=str)
+
+
+def _sequence(value: tuple[Any, ...]) -> list[Any]:
+    return [_convert(v) for v in value]
+
+
+def _handler(kind: type) -> Converter:
+    """How `readable` writes a value of type `kind`: its tests, in its order."""
+    if kind is type(None) or issubclass(kind, (bool, int, float, str)):
+        return _same
+    if issubclass(kind, Card):
+        return _code
+    if issubclass(kind, enum.Enum):
+        return _enum
+    if issubclass(kind, Fraction):
+        return _fraction
+    if issubclass(kind, (frozenset, set)):
+        return _set
+    if issubclass(kind, (tuple, list)):
+        return _sequence
+    if kind in ACTION_TYPES:
+        return str  # an action: its notation
+    if attrs.has(kind):
+        names = tuple(f.name for f in attrs.fields(kind))
+        return lambda value: {name: _convert(getattr(value, name)) for name in names}
+    return str
+
+
+# ---------------------------------------------------------------------------
+# Converters for the fields of an observation, each checking the exact types it
+# expects and handing anything else (a hand-built view) to the generic one.
+
+_SCALARS = frozenset({int, str, bool, float, type(None)})
+
+
+def _scalar(value: Any) -> Any:
+    return value if type(value) in _SCALARS else _convert(value)
+
+
+def _card(value: Any) -> Any:
+    return value.code if type(value) is Card else _convert(value)
+
+
+def _suit(value: Any) -> Any:
+    return value.value if type(value) is Suit else _convert(value)
+
+
+def _cards(value: Any) -> Any:
+    if type(value) is tuple:
+        return [c.code if type(c) is Card else _convert(c) for c in value]
+    return _convert(value)
+
+
+def _ints(value: Any) -> Any:
+    if type(value) is tuple:
+        return [v if type(v) is int else _convert(v) for v in value]
+    return _convert(value)
+
+
+def _sides(value: Any) -> Any:
+    """Seats by side (or by seat, for the voids: sets of suits, most often empty)."""
+    if type(value) is tuple:
+        return [_ints(side) if type(side) is tuple else _convert(side) for side in value]
+    return _convert(value)
+
+
+def _voids(value: Any) -> Any:
+    if type(value) is tuple:
+        return [[] if type(v) is frozenset and not v else _convert(v) for v in value]
+    return _convert(value)
+
+
+def _played(value: Any) -> Any:
+    """A trick's ``(seat, card)`` pairs."""
+    if type(value) is not tuple:
+        return _convert(value)
+    out = []
+    for pair in value:
+        if type(pair) is tuple and len(pair) == 2:
+            seat, card = pair
+            if type(seat) is int and type(card) is Card:
+                out.append([seat, card.code])
+                continue
+        out.append(_convert(pair))
+    return out
+
+
+def _nothing(value: Any) -> None:
+    """A field written apart; its key keeps its place."""
+    return None
+
+
+def _few(value: Any) -> Any:
+    """A field that is mostly an empty tuple (swaps, signals, bids...)."""
+    return [] if type(value) is tuple and not value else _convert(value)
+
+
+def _rules(value: Any) -> Any:
+    return rules_to_dict(value) if isinstance(value, Rules) else readable(value)
+
+
+# Finished tricks and hands, converted once, by identity (the value is kept, so the
+# id is not reused while cached). A bounded cache: the oldest entries go first.
+_CACHE = 4096
+_DONE: dict[int, tuple[object, Any]] = {}
+_LOCK = threading.Lock()
+
+
+def _remembered(value: Any) -> Any:
+    known = _DONE.get(id(value))
+    if known is not None and known[0] is value:
+        return known[1]
+    data = _convert(value)
+    if _frozen(value):
+        with _LOCK:
+            while len(_DONE) >= _CACHE:
+                del _DONE[next(iter(_DONE))]
+            _DONE[id(value)] = (value, data)
+    return data
+
+
+def _frozen(value: Any) -> bool:
+    """Whether `value` is a library-built trick or hand record, which never changes
+    (a hand-built one may hold a list)."""
+    if type(value) is Trick:
+        return type(value.cards) is tuple and all(type(p) is tuple for p in value.cards)
+    return type(value) is HandRecord and attrs.has(type(value.result))
+
+
+def _tricks(value: Any) -> Any:
+    if type(value) is tuple:
+        return [_remembered(t) if type(t) is Trick else _convert(t) for t in value]
+    return _convert(value)
+
+
+def _hands(value: Any) -> Any:
+    if type(value) is tuple:
+        return [_remembered(h) if type(h) is HandRecord else _convert(h) for h in value]
+    return _convert(value)
+
+
+_BY_NAME: dict[str, Converter] = {
+    "seat": _scalar,
+    "rules": _rules,
+    "dealer": _scalar,
+    "hand_number": _scalar,
+    "sides": _sides,
+    "trump": _suit,
+    "trump_card": _card,
+    "hand": _cards,
+    "hand_sizes": _ints,
+    "stock_size": _scalar,
+    "trick": _played,
+    "tricks": _tricks,
+    "to_act": _scalar,
+    "swaps": _few,
+    "signals": _few,
+    "partner_hands": _few,
+    "black_hand": _scalar,
+    "voids": _voids,
+    "bids": _few,
+    "cantes": _few,
+}
+
+_HAND_FIELDS = tuple((f.name, _BY_NAME.get(f.name, _convert)) for f in attrs.fields(Observation))
+_HAND_FIELDS_NO_RULES = tuple((name, c) for name, c in _HAND_FIELDS if name != "rules")
+# A match's fields; its hand in progress is written apart (without the rules again).
+_MATCH_BY_NAME: dict[str, Converter] = {"rules": _rules, "hands": _hands, "current": _nothing}
+_MATCH_FIELDS = tuple(
+    (f.name, _MATCH_BY_NAME.get(f.name, _convert)) for f in attrs.fields(MatchObservation)
+)

@@ -1,0 +1,200 @@
+"""observation_to_dict's fast writer gives exactly what the generic converter gave.
+
+The oracle below is the writer as it was before it was made fast: every field through
+the generic recursion of `readable` (kept here as it was, so that a later change to
+`brisca.game.jsonio.readable` cannot move the target). The fast writer must give the
+same data, key order included, for every seat at every step of random games of every
+preset, of hands and of whole matches.
+"""
+
+from __future__ import annotations
+
+import enum
+import json
+import random
+from fractions import Fraction
+from typing import Any
+
+import attrs
+import pytest
+
+import brisca
+from brisca.formats import views
+from brisca.formats.views import observation_to_dict
+from brisca.game.actions import ACTION_TYPES
+from brisca.game.cards import Card
+from brisca.game.match import MatchObservation
+from brisca.game.presets import rules_to_dict
+from brisca.game.rules import Rules
+from brisca.game.state import Observation
+
+
+def oracle_readable(value: object) -> Any:
+    """`brisca.game.jsonio.readable` as it was when the fast writer was written."""
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    if isinstance(value, Card):
+        return value.code
+    if isinstance(value, enum.Enum):
+        return value.value
+    if isinstance(value, Fraction):
+        return [value.numerator, value.denominator]
+    if isinstance(value, (frozenset, set)):
+        return sorted((oracle_readable(v) for v in value), key=str)
+    if isinstance(value, (tuple, list)):
+        return [oracle_readable(v) for v in value]
+    if type(value) in ACTION_TYPES:
+        return str(value)
+    if attrs.has(type(value)):
+        kind: Any = type(value)
+        return {f.name: oracle_readable(getattr(value, f.name)) for f in attrs.fields(kind)}
+    return str(value)
+
+
+def _oracle_value(value: object) -> Any:
+    return rules_to_dict(value) if isinstance(value, Rules) else oracle_readable(value)
+
+
+def _oracle_fields(value: Any, kind: Any) -> dict[str, Any]:
+    return {f.name: _oracle_value(getattr(value, f.name)) for f in attrs.fields(kind)}
+
+
+def _oracle_hand(observation: Observation) -> dict[str, Any]:
+    out = _oracle_fields(observation, Observation)
+    out["side_points"] = list(observation.side_points)
+    return out
+
+
+def oracle(observation: Observation | MatchObservation) -> dict[str, Any]:
+    """observation_to_dict as it was: the generic path."""
+    if isinstance(observation, MatchObservation):
+        out = _oracle_fields(observation, MatchObservation)
+        if observation.current is not None:
+            out["current"] = _oracle_hand(observation.current)
+            del out["current"]["rules"]
+        out["to_act"] = observation.to_act
+        out["hand_number"] = observation.hand_number
+        return out
+    return _oracle_hand(observation)
+
+
+def same(observation: Observation | MatchObservation) -> None:
+    fast = observation_to_dict(observation)
+    expected = oracle(observation)
+    assert fast == expected
+    assert json.dumps(fast) == json.dumps(expected)  # the key order too
+
+
+def _moves(game: Any, rng: random.Random, limit: int) -> Any:
+    """`game` and each later position of a random playout, at most `limit` moves."""
+    yield game
+    for _ in range(limit):
+        if game.is_over:
+            return
+        actions = brisca.legal_actions(game)
+        game = brisca.apply(game, actions[rng.randrange(len(actions))])
+        yield game
+
+
+def _last(game: Any, seed: int, limit: int) -> Any:
+    for game in _moves(game, random.Random(seed), limit):  # noqa: B020, B007 (the last one)
+        pass
+    return game
+
+
+@pytest.mark.parametrize("name", list(brisca.PRESETS))
+def test_a_hands_view_is_the_generic_one_at_every_step(name: str) -> None:
+    rules = brisca.PRESETS[name]
+    for seed in range(3):
+        for state in _moves(brisca.new_game(rules, seed=seed), random.Random(seed), 400):
+            for seat in range(rules.num_players):
+                same(brisca.observe(state, seat))
+
+
+@pytest.mark.parametrize("name", list(brisca.PRESETS))
+def test_a_matchs_view_is_the_generic_one_at_every_step(name: str) -> None:
+    """Whole matches where they are short, and their first 300 moves at least: several
+    hands, so that finished hands and a new hand's first view are covered."""
+    rules = brisca.PRESETS[name]
+    for match in _moves(brisca.new_match(rules, seed=5), random.Random(5), 300):
+        for seat in range(rules.num_players):
+            same(brisca.observe(match, seat))
+
+
+def test_a_view_with_tricks_from_holds_the_later_tricks_only() -> None:
+    """tricks_from leaves out the earlier tricks and says where the rest start; the
+    rest is the full view's."""
+    rules = brisca.preset("spanish-4p")
+    for match in _moves(brisca.new_match(rules, seed=2), random.Random(2), 200):
+        if match.is_over:
+            break
+        view = brisca.observe(match, 1)
+        assert view.current is not None
+        full = observation_to_dict(view)
+        count = len(view.current.tricks)
+        for start in {0, count // 2, count}:
+            part = observation_to_dict(view, tricks_from=start)
+            assert part["current"]["tricks_from"] == start
+            assert part["current"].pop("tricks") == full["current"]["tricks"][start:]
+            del part["current"]["tricks_from"], full["current"]["tricks"]
+            assert part == full
+            full = observation_to_dict(view)
+        hand = observation_to_dict(view.current, tricks_from=count)
+        assert hand["tricks"] == [] and hand["tricks_from"] == count
+        with pytest.raises(brisca.StateError, match="tricks_from must be from 0"):
+            observation_to_dict(view, tricks_from=count + 1)
+        for junk in (-1, True, "1", 1.0):
+            with pytest.raises(brisca.StateError, match="tricks_from"):
+                observation_to_dict(view, tricks_from=junk)  # type: ignore[arg-type]
+
+
+def test_a_finished_trick_is_converted_once() -> None:
+    """The next view reuses the data of the tricks already written; a hand-built trick
+    holding a list is converted each time, and equal still."""
+    state = _last(brisca.new_game(brisca.preset("spanish-2p"), seed=3), 3, 30)
+    assert len(state.tricks) >= 2
+    first = observation_to_dict(brisca.observe(state, 0))["tricks"]
+    again = observation_to_dict(brisca.observe(state, 1))["tricks"]
+    assert all(a is b for a, b in zip(first, again, strict=True))
+    edited = attrs.evolve(state.tricks[0], cards=list(state.tricks[0].cards))
+    view = attrs.evolve(brisca.observe(state, 0), tricks=(edited, *state.tricks[1:]))
+    same(view)
+    assert observation_to_dict(view)["tricks"][0] is not observation_to_dict(view)["tricks"][0]
+
+
+def test_the_cache_stays_bounded() -> None:
+    for seed in range(60):
+        state = _last(brisca.new_game(brisca.preset("spanish-2p"), seed=seed), seed, 80)
+        observation_to_dict(brisca.observe(state, 0))
+    assert len(views._DONE) <= views._CACHE
+
+
+@pytest.mark.parametrize(
+    "field, value",
+    [
+        ("hand", [[[]]]),
+        ("hand", ("3C", Card.parse("3C"), None)),
+        ("trick", ((0, "3C"), (True, Card.parse("1O")), [1, Card.parse("1O")], 5)),
+        ("trick", "junk"),
+        ("hand_sizes", (1, True, 2.5, Fraction(1, 2))),
+        ("sides", [{1, 0}]),
+        ("trump", "O"),
+        ("trump_card", "3C"),
+        ("swaps", [1]),
+        ("voids", ({"b"}, frozenset())),
+        ("seat", Fraction(1, 3)),
+        ("rules", "spanish-2p"),
+        ("tricks", ()),
+    ],
+)
+def test_a_hand_built_view_is_written_as_the_generic_path_does(field: str, value: object) -> None:
+    view = attrs.evolve(brisca.observe(brisca.new_game(brisca.preset("spanish-2p"), seed=1), 0))
+    same(attrs.evolve(view, **{field: value}))
+
+
+def test_views_refuse_what_is_not_a_view() -> None:
+    with pytest.raises(brisca.StateError, match=r"expected a brisca\.Observation"):
+        observation_to_dict(None)  # type: ignore[arg-type]
+    view = brisca.observe(brisca.new_game(brisca.preset("spanish-2p"), seed=1), 0)
+    with pytest.raises(brisca.StateError, match="inconsistent"):
+        observation_to_dict(attrs.evolve(view, tricks=5))  # type: ignore[arg-type]
