@@ -44,6 +44,11 @@ class Seat:
     def __init__(self, session: Any) -> None:
         self.session = session
         self.messages: list[dict[str, Any]] = []
+        #: The updates as they came, their finished tricks incremental.
+        self.wire: list[dict[str, Any]] = []
+        # The finished tricks of the hand, kept from update to update as the web
+        # client keeps them.
+        self.tricks: list[Any] = []
 
     def send(self, message: object) -> None:
         self.session.send_text(message if isinstance(message, str) else json.dumps(message))
@@ -59,7 +64,23 @@ class Seat:
         raw = session.portal.call(next_message)
         assert raw["type"] == "websocket.send", raw
         message: dict[str, Any] = json.loads(raw["text"])
+        if message["type"] == "update":
+            self.wire.append(json.loads(raw["text"]))
+            message = self.whole(message)
         self.messages.append(message)
+        return message
+
+    def whole(self, message: dict[str, Any]) -> dict[str, Any]:
+        """The update with its finished tricks made whole, as the web client does: the
+        list kept, cut to ``tricks_from`` and extended by the update's tricks."""
+        hand = message["view"]["current"] if message["match"] else message["view"]
+        if hand is None:  # a match that is over
+            assert "tricks_from" not in json.dumps(message["view"])
+            return message
+        start = hand.pop("tricks_from")
+        assert type(start) is int and 0 <= start <= len(self.tricks), (start, len(self.tricks))
+        self.tricks[start:] = hand["tricks"]
+        hand["tricks"] = list(self.tricks)
         return message
 
     def update(self) -> dict[str, Any]:
@@ -234,7 +255,13 @@ def play_secretly(server: Server, rules: Any, match: bool, seed: int) -> dict[st
         seats[actor].act(rng.choice(last[actor]["legal"]))
         last = {k: seat.update() for k, seat in seats.items()}
         check_secrecy(server, table_id, seats, 1)
+        table = server.stored(table_id)
+        for k, message in last.items():  # the increments make the whole view
+            assert message["view"] == json.loads(json.dumps(table.view(k)))
         actions += 1
+    sent = [len(json.dumps(m["view"])) for seat in seats.values() for m in seat.wire[n:]]
+    whole = [len(json.dumps(m["view"])) for seat in seats.values() for m in seat.messages[n:]]
+    assert sum(sent) < sum(whole)  # and they are smaller
     assert actions >= read_rules(rules).tricks_per_hand  # at least a hand was played
     return last[0]
 

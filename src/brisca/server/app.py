@@ -60,7 +60,7 @@ from brisca.game.match import Match
 from brisca.game.presets import PRESETS
 from brisca.game.rules import MatchMode
 from brisca.server.bot_seats import BotSeats
-from brisca.server.protocol import Act, Fill, Join, error, read_message, update
+from brisca.server.protocol import Act, Fill, Join, Sent, error, read_message, sent, update
 from brisca.server.store import MemoryStore, StoreFull, TableStore
 from brisca.server.tables import Table, new_table
 
@@ -191,6 +191,9 @@ class Connection:
         self.closing: asyncio.Task[None] | None = None
         #: Whether the connection is being closed: the hub sends it nothing more.
         self.closed = False
+        #: What it has been sent of the hand in progress, by which its next update
+        #: holds only the new finished tricks; ``None``: the next gets a full view.
+        self.sent: Sent | None = None
 
     def start(self) -> asyncio.Task[None]:
         """Start sending the queued messages, in order."""
@@ -452,18 +455,24 @@ class Hub:
     def broadcast(self, table: Table, events: tuple[Event, ...]) -> None:
         """Send each connected seat its own update: its view, its events, its menu.
 
-        A connection being closed (cut off, replaced) is forgotten here: it is sent
-        nothing more, and its seat shows as unconnected from the next update."""
+        Each connection gets the finished tricks it has not been sent yet (a new
+        connection all of them), so the updates of one seat differ only by where
+        their tricks start. A connection being closed (cut off, replaced) is
+        forgotten here: it is sent nothing more, and its seat shows as unconnected
+        from the next update."""
         connections = self.connections.get(table.id, [])
         seated = {c.seat for c in connections if not c.closed}
         connected = [seat in seated for seat in range(len(table.seats))]
-        made: dict[int, str] = {}
+        now = sent(table)
+        made: dict[tuple[int, Sent | None], str] = {}
         for connection in connections:
             seat = connection.seat
             assert seat is not None
-            if seat not in made:
-                made[seat] = update(table, seat, events, connected)
-            connection.send(made[seat])
+            key = (seat, connection.sent)
+            if key not in made:
+                made[key] = update(table, seat, events, connected, connection.sent)
+            connection.send(made[key])
+            connection.sent = now
         connections[:] = [c for c in connections if not c.closed]
 
     # --8<-- [end:broadcast]

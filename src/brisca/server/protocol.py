@@ -24,6 +24,17 @@ reader, after a size check: at most :data:`MAX_MESSAGE` characters.
   number of actions taken so far. A seat that joins or leaves sends everyone an
   update with the same ``moves``: a client that plays once per value of
   ``moves`` never plays twice in one turn;
+
+  the finished tricks of the hand in progress come **incrementally**: the hand's
+  view (``view``, or a match's ``view.current``) holds in ``tricks`` only those
+  the connection has not been sent yet, and ``tricks_from`` says at which index
+  they start. A client keeps the list and, at each update, cuts it to
+  ``tricks_from`` tricks and appends ``tricks``. A connection's first update
+  (after a join, and so after every reconnection), the first of each new hand of
+  a match, and any update the server cannot be sure of, is a full view:
+  ``tricks_from`` is 0 and ``tricks`` holds every finished trick. (A connection
+  gets every update, in order, so it never misses an increment.) A match that is
+  over has no hand in progress, and its view no ``tricks_from``;
 - ``{"type": "error", "code": CODE, "error": WHY}`` when a message is refused:
   the library's reason for an illegal or unreadable action, or what is wrong with
   the message. Nothing changes, and the connection stays open. Two codes end the
@@ -52,6 +63,7 @@ import attrs
 from brisca.game.errors import NotationError, StateError, describe
 from brisca.game.events import Event
 from brisca.game.jsonio import Fields, parse
+from brisca.game.state import Deal, Trick
 from brisca.server.tables import Table
 
 __all__ = [
@@ -61,8 +73,10 @@ __all__ = [
     "ClientMessage",
     "Fill",
     "Join",
+    "Sent",
     "error",
     "read_message",
+    "sent",
     "update",
 ]
 
@@ -153,13 +167,23 @@ def error(code: str, why: str) -> str:
 
 
 # --8<-- [start:update]
-def update(table: Table, seat: int, events: Sequence[Event], connected: Sequence[bool]) -> str:
+def update(
+    table: Table,
+    seat: int,
+    events: Sequence[Event],
+    connected: Sequence[bool],
+    since: Sent | None = None,
+) -> str:
     """The update `seat` gets after a change: its view, its events, its legal actions.
 
-    `connected` says, by seat, whether someone is connected there now.
+    `connected` says, by seat, whether someone is connected there now. `since` is
+    what the connection was sent before (:func:`sent` of the table of its last
+    update): the view then holds only the finished tricks sent since; without it, or
+    when it is not of this hand, the view is whole.
 
     Raises:
-        StateError: `seat` is not a seat of the table, or `connected` not one flag a seat.
+        StateError: `seat` is not a seat of the table, `connected` not one flag a
+            seat, or `since` not a `Sent`.
     """
     if type(seat) is not int or not 0 <= seat < len(table.seats):
         raise StateError(f"seat must be from 0 to {len(table.seats) - 1}, got {describe(seat)}")
@@ -167,13 +191,15 @@ def update(table: Table, seat: int, events: Sequence[Event], connected: Sequence
         raise StateError(f"connected must be a sequence of flags, got {describe(connected)}")
     if len(connected) != len(table.seats):
         raise StateError(f"connected needs a flag for each of {len(table.seats)} seats")
+    if since is not None and type(since) is not Sent:
+        raise StateError(f"since must be a Sent or None, got {describe(since)}")
     message: dict[str, Any] = {
         "type": "update",
         "table": table.id,
         "seat": seat,
         "match": table.is_match,
         "moves": table.moves,
-        "view": table.view(seat),
+        "view": table.view(seat, tricks_from=_tricks_from(table, since)),
         "legal": table.legal(seat),
         "events": table.events_for(seat, events),
         "seats": [
@@ -188,3 +214,47 @@ def update(table: Table, seat: int, events: Sequence[Event], connected: Sequence
 
 
 # --8<-- [end:update]
+
+
+@attrs.frozen(eq=False)  # told apart by identity: cheap, as a broadcast keys on it
+class Sent:
+    """What a connection holds of a hand after an update: whose finished tricks, how
+    many, and the last of them, by which the next update checks that they are still
+    the table's."""
+
+    #: How the hand was dealt: one value for the whole hand, another for the next.
+    deal: Deal
+    #: How many finished tricks the connection holds.
+    tricks: int
+    #: The last of them, or ``None`` for none.
+    last: Trick | None
+
+
+def sent(table: Table) -> Sent | None:
+    """What a connection holds once it has been sent an update of `table`: the finished
+    tricks of its hand in progress (``None`` once a match is over). The tricks are
+    public, so it is the same for every seat."""
+    hand = table.hand
+    if hand is None:
+        return None
+    tricks = hand.tricks
+    return Sent(hand.deal, len(tricks), tricks[-1] if tricks else None)
+
+
+def _tricks_from(table: Table, since: Sent | None) -> int | None:
+    """Where the tricks of `table`'s update for a connection holding `since` start: 0
+    (the whole list) unless `since` holds a start of this very hand's tricks."""
+    hand = table.hand
+    if hand is None:
+        return None  # a match that is over: no hand, no tricks
+    if since is None or not _same(since.deal, hand.deal):
+        return 0
+    tricks = hand.tricks
+    count = since.tricks
+    if count > len(tricks) or (count and not _same(tricks[count - 1], since.last)):
+        return 0
+    return count
+
+
+def _same(a: object, b: object) -> bool:
+    return a is b or a == b  # one object, as a hand's states share them, or equal

@@ -223,10 +223,11 @@ class Table:
         """Whether the hand, or the whole match, is over."""
         return self.game.is_over
 
-    @property
+    @functools.cached_property
     def moves(self) -> int:
         """How many actions have been taken at the table: a count that grows with each
-        move, by which a client tells a new turn from another update of the same one."""
+        move, by which a client tells a new turn from another update of the same one.
+        (Counted once per table: every seat's update gives it.)"""
         game = self.game
         return game.action_count if isinstance(game, Match) else len(game.history)
 
@@ -245,10 +246,11 @@ class Table:
                 found = k
         return found
 
-    def view(self, seat: int) -> dict[str, Any]:
+    def view(self, seat: int, *, tricks_from: int | None = None) -> dict[str, Any]:
         """What `seat` may know, as JSON-ready data: :func:`brisca.observe`, written
-        by :func:`brisca.observation_to_dict`."""
-        return observation_to_dict(observe(self.game, seat))
+        by :func:`brisca.observation_to_dict` (with its `tricks_from`, the finished
+        tricks from that index on only)."""
+        return observation_to_dict(observe(self.game, seat), tricks_from=tricks_from)
 
     def legal(self, seat: int) -> list[str]:
         """The legal actions in notation, for the seat to act only; ``[]`` for the others."""

@@ -434,6 +434,7 @@ const table = {
   hold: null, // null, "trick", "gathering" or "between": while set, the queue waits
   timer: null,
   log: [], // the events seen, newest last
+  tricks: [], // the finished tricks of the hand, as the updates received so far give them
 };
 
 async function startTable() {
@@ -462,7 +463,7 @@ function connect() {
     const name = localStorage.getItem("brisca-name") || null;
     socket.send(JSON.stringify({ type: "join", table: table.id, token: table.token, name }));
   });
-  socket.addEventListener("message", (event) => receive(JSON.parse(event.data)));
+  socket.addEventListener("message", (event) => receive(JSON.parse(event.data), socket));
   socket.addEventListener("close", () => {
     if (table.stopped) return;
     status("disconnected");
@@ -490,7 +491,7 @@ function say(text, isError) {
   box.classList.toggle("error", Boolean(isError));
 }
 
-function receive(message) {
+function receive(message, socket) {
   if (message.type === "error") {
     catchUp(); // the reason is about the table as it is now: show it so
     say(message.error, true);
@@ -502,10 +503,26 @@ function receive(message) {
     return;
   }
   if (message.type === "update") {
+    if (!wholeView(message)) {
+      socket.close(); // tricks we do not hold: a new connection gets a full view
+      return;
+    }
     status("connected");
     table.queue.push(message);
     pump();
   }
+}
+
+// An update holds only the finished tricks not sent before, from index tricks_from
+// (0 and all of them in a full view): keep the list, and make the view whole again.
+function wholeView(message) {
+  const hand = message.match ? message.view.current : message.view;
+  if (!hand || hand.tricks_from === undefined) return true;
+  if (hand.tricks_from > table.tricks.length) return false;
+  hand.tricks = table.tricks.slice(0, hand.tricks_from).concat(hand.tricks);
+  delete hand.tricks_from;
+  table.tricks = hand.tricks;
+  return true;
 }
 
 // Show the updates received, one after the other, unless the table is pausing.
