@@ -5,7 +5,8 @@ needs gymnasium (the ``pettingzoo`` and ``gym`` extras), and imports it itself, 
 OpenSpiel game (``brisca[openspiel]``) shares the rest without it. It holds no rule of the
 game: observations come from :func:`brisca.observe` through
 :func:`brisca.agents.encoding.encode_observation`, masks from
-:func:`brisca.agents.encoding.legal_mask`, actions from the fixed action index and
+:func:`brisca.agents.encoding.legal_mask` (the environments take both from
+:class:`Observer`, which gives the same arrays faster), actions from the fixed action index and
 every check of an action from :func:`brisca.refusal`; the table drawn for people is
 :mod:`brisca.formats.text`'s.
 """
@@ -25,6 +26,7 @@ except ImportError as missing:
     ) from missing
 
 from brisca.agents.encoding import (
+    StateEncoder,
     action_from_index,
     action_space,
     encode_observation,
@@ -47,6 +49,7 @@ __all__ = [
     "RENDER_MODES",
     "REWARDS",
     "HandSeeds",
+    "Observer",
     "active_seats",
     "checked_illegal",
     "checked_render_mode",
@@ -174,6 +177,33 @@ def observation(state: State, seat: int, *, acting: bool) -> dict[str, Any]:
     else:
         mask = np.zeros(len(action_space(state.rules)), dtype=np.int8)
     return {"observation": vector, "action_mask": mask}
+
+
+class Observer:
+    """:func:`observation` for the states of one rules, the environments' fast path: the
+    same arrays, from :class:`brisca.agents.encoding.StateEncoder`, which keeps what the
+    completed tricks give from one step of a hand to the next.
+
+    Raises:
+        RulesError: `rules` is not a Rules.
+    """
+
+    def __init__(self, rules: Rules) -> None:
+        self.encoder = StateEncoder(rules)
+        self._size = len(action_space(rules))
+
+    def __call__(self, state: State, seat: int, *, acting: bool) -> dict[str, Any]:
+        """``observation(state, seat, acting=acting)``: new arrays, equal to its.
+
+        Raises:
+            StateError: `state` is not a State of these rules, or `seat` not a seat.
+        """
+        vector = self.encoder.observation(state, seat)
+        if acting and state.to_act == seat:
+            mask = self.encoder.mask(state)
+        else:
+            mask = np.zeros(self._size, dtype=np.int8)
+        return {"observation": vector, "action_mask": mask}
 
 
 def decoded_action(action: object, rules: Rules) -> Action:

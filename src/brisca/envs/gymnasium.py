@@ -41,13 +41,13 @@ from brisca.agents.encoding import action_space
 from brisca.envs.common import (
     RENDER_MODES,
     HandSeeds,
+    Observer,
     active_seats,
     checked_illegal,
     checked_render_mode,
     checked_reward,
     deal,
     decoded_action,
-    observation,
     observation_space,
     render_table,
     seat_rewards,
@@ -129,6 +129,7 @@ class BriscaEnv(gymnasium.Env[_Obs, Any]):
         self._opponents = _opponents(opponents, seat, n)
         self.observation_space = observation_space(self.rules)
         self.action_space = spaces.Discrete(len(action_space(self.rules)))
+        self._observer = Observer(self.rules)
         self._seeds = HandSeeds()
         self._bots: dict[int, Bot] = {}
         self._state: State | None = None
@@ -185,7 +186,7 @@ class BriscaEnv(gymnasium.Env[_Obs, Any]):
         else:
             raise StateError(f"{_REDEALS} hands in a row ended before the learner's turn")
         self._state, self._done = state, False
-        return observation(state, self.seat, acting=True), {}
+        return self._observer(state, self.seat, acting=True), {}
 
     def step(self, action: int) -> tuple[_Obs, float, bool, bool, dict[str, Any]]:
         """The learner takes `action`, then the bots play up to its next turn or the end.
@@ -205,7 +206,7 @@ class BriscaEnv(gymnasium.Env[_Obs, Any]):
             if self.illegal == "raise":
                 raise IllegalActionError(f"action {action} ({chosen}) is illegal: {why}")
             self._done = True
-            obs = observation(state, self.seat, acting=False)
+            obs = self._observer(state, self.seat, acting=False)
             return obs, self.illegal_reward, True, False, {"illegal_action": why}
         self._state = state = self._play_bots(apply(state, chosen))
         reward = 0.0
@@ -215,7 +216,7 @@ class BriscaEnv(gymnasium.Env[_Obs, Any]):
             reward = rewards[self.seat]
         if self.render_mode == "human":
             print(render_table(state))
-        return observation(state, self.seat, acting=True), reward, state.is_over, False, {}
+        return self._observer(state, self.seat, acting=True), reward, state.is_over, False, {}
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """The learner's legal actions as booleans over the action space, all false once
@@ -226,7 +227,7 @@ class BriscaEnv(gymnasium.Env[_Obs, Any]):
             StateError: the environment is closed or not reset.
         """
         state = self._live()
-        mask = observation(state, self.seat, acting=not self._done)["action_mask"]
+        mask = self._observer(state, self.seat, acting=not self._done)["action_mask"]
         return np.asarray(mask, dtype=np.bool_)
 
     def render(self) -> str | None:

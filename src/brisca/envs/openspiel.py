@@ -36,6 +36,7 @@ Game parameters:
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
@@ -47,15 +48,15 @@ except ImportError as missing:
         f"brisca.envs.openspiel needs OpenSpiel: pip install 'brisca[openspiel]' ({missing})"
     ) from missing
 import numpy as np
+import numpy.typing as npt
 
 from brisca.agents.encoding import (
+    StateEncoder,
     action_from_index,
     action_index,
     action_space,
-    encode_observation,
     encoding_layout,
     encoding_size,
-    legal_mask,
 )
 from brisca.agents.sampling import sample_state
 from brisca.envs.common import checked_reward, render_table, seat_rewards, worst_reward
@@ -90,6 +91,9 @@ _MAX_PLAYERS = 6
 _SIDES_IN_PLAY = (TeamMode.DECLARER_VS_REST, TeamMode.CALLED_PARTNER)
 # How many worlds resample_from_infostate tries before it gives up.
 _RESAMPLES = 50
+# As plain ints: `current_player` runs several times a step, from C++.
+_CHANCE = int(pyspiel.PlayerId.CHANCE)
+_TERMINAL = int(pyspiel.PlayerId.TERMINAL)
 
 
 def _game_type(num_players: int | None, zero_sum: bool) -> pyspiel.GameType:
@@ -196,6 +200,9 @@ class BriscaGame(pyspiel.Game):  # type: ignore[misc]
         self.rules = rules
         self.reward = reward
         self.dealer: int | None = None if dealer < 0 else dealer
+        # Shared by the game's states (a state's clone is a deep copy, so it keeps none).
+        self.encoder = StateEncoder(rules)
+        self._cards = tuple(range(len(rules.cards)))
 
     def new_initial_state(self) -> BriscaState:
         """The hand before the shuffle: a chance node."""
@@ -265,18 +272,23 @@ class _Hand:
     def dealt(cls, state: State) -> _Hand:
         return cls(state, ((),) * state.rules.num_players)
 
-    def after(self, index: int) -> _Hand:
-        """The hand after the action at `index` of the action space.
+    def after(self, index: int, encoder: StateEncoder | None = None) -> _Hand:
+        """The hand after the action at `index` of the action space (read through
+        `encoder`, of the hand's rules, when given).
 
         Raises:
             NotationError: `index` is not an index of the action space.
             IllegalActionError: the action is not legal; the message says why.
         """
-        action = action_from_index(index, self.state.rules)
-        why = refusal(self.state, action)
-        if why is not None:
-            raise IllegalActionError(f"action {index} ({action}) is not legal: {why}")
-        state, events = step(self.state, action)
+        if encoder is None:
+            action = action_from_index(index, self.state.rules)
+        else:
+            action = encoder.action(index)
+        try:  # `step` checks the action as `refusal` does: ask why only when it refuses
+            state, events = step(self.state, action)
+        except IllegalActionError:
+            why = refusal(self.state, action)
+            raise IllegalActionError(f"action {index} ({action}) is not legal: {why}") from None
         draws = list(self.draws)
         count = sum(len(seat) for seat in draws)
         for event in events:
@@ -316,6 +328,8 @@ class BriscaState(pyspiel.State):  # type: ignore[misc]
         super().__init__(game)
         # The chance outcomes so far, until the whole deck is out; then the hand.
         self._shuffled: tuple[int, ...] = ()
+        # The cards still in the pack, ascending: the chance outcomes.
+        self._left: tuple[int, ...] = game._cards
         self._hand: _Hand | None = None
 
     @property
@@ -325,27 +339,26 @@ class BriscaState(pyspiel.State):  # type: ignore[misc]
         return None if self._hand is None else self._hand.state
 
     def current_player(self) -> int:
-        if self._hand is None:
-            return int(pyspiel.PlayerId.CHANCE)
-        state = self._hand.state
-        if state.to_act is None:
-            return int(pyspiel.PlayerId.TERMINAL)
-        return state.to_act
+        hand = self._hand
+        if hand is None:
+            return _CHANCE
+        seat = hand.state.to_act
+        return _TERMINAL if seat is None else seat
 
     def is_terminal(self) -> bool:
         return self._hand is not None and self._hand.state.is_over
 
     def _legal_actions(self, player: int) -> list[int]:
         assert self._hand is not None  # OpenSpiel asks chance nodes for chance_outcomes()
-        return [i for i, legal in enumerate(legal_mask(self._hand.state)) if legal]
+        game: BriscaGame = self.get_game()
+        return game.encoder.legal(self._hand.state)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """The cards still in the pack, equally likely; none once the shuffle is over."""
         if self._hand is not None:
             return []
-        size = len(self.get_game().rules.cards)
-        left = sorted(set(range(size)) - set(self._shuffled))
-        return [(card, 1.0 / len(left)) for card in left]
+        left = self._left
+        return list(zip(left, itertools.repeat(1.0 / len(left))))
 
     def _apply_action(self, action: int) -> None:
         """The next card of the shuffle at a chance node, else the seat's action.
@@ -354,25 +367,28 @@ class BriscaState(pyspiel.State):  # type: ignore[misc]
             NotationError: `action` is not an index of the cards or of the action space.
             IllegalActionError: that card is out already, or the action is not legal.
         """
-        if self._hand is not None:
-            self._hand = self._hand.after(action)
-            return
         game: BriscaGame = self.get_game()
+        if self._hand is not None:
+            self._hand = self._hand.after(action, game.encoder)
+            return
         cards = game.rules.cards
         if type(action) is not int or not 0 <= action < len(cards):
             raise NotationError(
                 f"a chance outcome is a card's index from 0 to {len(cards) - 1}, "
                 f"got {describe(action)}"
             )
-        if action in self._shuffled:
+        left = self._left
+        if action not in left:
             raise IllegalActionError(f"{cards[action]} has left the pack already")
         shuffled = (*self._shuffled, action)
         if len(shuffled) < len(cards):
             self._shuffled = shuffled
+            at = left.index(action)
+            self._left = left[:at] + left[at + 1 :]
             return
         deck = [cards[i] for i in shuffled]
         self._hand = _Hand.dealt(new_game(game.rules, deck=deck, dealer=game.dealer))
-        self._shuffled = ()
+        self._shuffled = self._left = ()
 
     def _action_to_string(self, player: int, action: int) -> str:
         game: BriscaGame = self.get_game()
@@ -465,6 +481,9 @@ class BriscaObserver:
         self.dict = {name: self.tensor[at : at + n] for name, at, n in blocks}
         self._cards = {card: i for i, card in enumerate(rules.cards)}
         self._size = size
+        self._encoder = StateEncoder(rules)
+        # The view last written, by hand and player: OpenSpiel asks for one twice a step.
+        self._last: tuple[_Hand, int, npt.NDArray[np.float32]] | None = None
 
     def set_from(self, state: BriscaState, player: int) -> None:
         """Write `player`'s view of `state` into :attr:`tensor`."""
@@ -472,7 +491,13 @@ class BriscaObserver:
         hand = state._hand
         if hand is None:
             return
-        self.tensor[: self._size] = encode_observation(observe(hand.state, player))
+        last = self._last
+        if last is not None and last[0] is hand and last[1] == player:
+            view = last[2]
+        else:
+            view = self._encoder.observation(hand.state, player)
+            self._last = (hand, player, view)
+        self.tensor[: self._size] = view
         if self.perfect_recall:
             for card in hand.state.deal.hands[player]:
                 self.dict["dealt"][self._cards[card]] = 1.0

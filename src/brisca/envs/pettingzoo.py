@@ -46,13 +46,13 @@ from brisca.agents.encoding import action_space
 from brisca.envs.common import (
     RENDER_MODES,
     HandSeeds,
+    Observer,
     active_seats,
     checked_illegal,
     checked_render_mode,
     checked_reward,
     deal,
     decoded_action,
-    observation,
     observation_space,
     render_table,
     seat_rewards,
@@ -117,6 +117,7 @@ class BriscaAEC(AECEnv[str, _Obs, int]):  # type: ignore[misc]
         # A space object per agent, kept, so that seeding one agent's space seeds only its.
         self.observation_spaces = {a: observation_space(self.rules) for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(size) for a in self.possible_agents}
+        self._observer = Observer(self.rules)
         self._state: State | None = None
         self._closed = False
 
@@ -169,7 +170,7 @@ class BriscaAEC(AECEnv[str, _Obs, int]):  # type: ignore[misc]
         seat = self._seat[self._known(agent)]
         state = self._live()
         acting = agent in self.terminations and not self.terminations[agent]
-        return observation(state, seat, acting=acting)
+        return self._observer(state, seat, acting=acting)
 
     def step(self, action: int | None) -> None:
         """The selected agent takes `action`, an index of ``action_space(rules)``.
