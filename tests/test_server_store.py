@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import attrs
 import pytest
 
 import brisca
@@ -54,6 +55,31 @@ def test_a_stored_table_reads_back_equal_hands_and_matches() -> None:
         played(new_table("spanish-2p", ["random", "random"], match=True, seed=4)),
     ):
         assert Table.from_json(table.to_json()) == table
+
+
+def test_a_stored_table_is_the_text_the_plain_json_writer_gives_at_every_move() -> None:
+    """to_json writes the finished records' text once; the document is what json.dumps
+    of the whole table gives, byte for byte, move after move of a match."""
+    from brisca.formats.records import dumps as dump_record
+    from brisca.formats.saves import dumps
+
+    table = new_table("spanish-2p", ["human", "human"], match=True, seed=4)
+    while not table.is_over:
+        plain = json.dumps(
+            {
+                "format": "brisca-table",
+                "version": 1,
+                "id": table.id,
+                "game": dumps(table.game),
+                "seats": [attrs.asdict(seat) for seat in table.seats],
+                "finished": [dump_record(record) for record in table.finished],
+            }
+        )
+        assert table.to_json() == plain
+        seat = table.to_act
+        assert seat is not None
+        table = table.act(seat, table.legal(seat)[-1])[0]
+    assert len(table.finished) >= 2 and Table.from_json(table.to_json()) == table
 
 
 def test_a_stored_table_with_two_seats_holding_one_token_is_refused() -> None:

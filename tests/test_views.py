@@ -198,3 +198,37 @@ def test_views_refuse_what_is_not_a_view() -> None:
     view = brisca.observe(brisca.new_game(brisca.preset("spanish-2p"), seed=1), 0)
     with pytest.raises(brisca.StateError, match="inconsistent"):
         observation_to_dict(attrs.evolve(view, tricks=5))  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("name", list(brisca.PRESETS))
+def test_events_are_written_as_their_to_dict_writes_them(name: str) -> None:
+    """Every event of random hands and matches, as each seat sees it."""
+    rules = brisca.PRESETS[name]
+    rng = random.Random(7)
+    for game in (brisca.new_game(rules, seed=7), brisca.new_match(rules, seed=7)):
+        for _ in range(300):
+            if game.is_over:
+                break
+            actions = brisca.legal_actions(game)
+            game, events = brisca.step(game, actions[rng.randrange(len(actions))])
+            for seat in range(rules.num_players):
+                seen = brisca.events_for(seat, events)
+                expected = [event.to_dict() for event in seen]
+                assert json.dumps(views.events_to_dicts(seen)) == json.dumps(expected)
+
+
+def test_an_event_type_whose_to_dict_adds_a_key_is_asked_each_time() -> None:
+    from brisca.game.events import CardPlayed
+
+    @attrs.frozen
+    class Loud(CardPlayed):
+        def to_dict(self) -> dict[str, Any]:
+            return {**super().to_dict(), "loud": True}
+
+    card = Card.parse("3C")
+    assert views.events_to_dicts([Loud(0, card), Loud(1, card)]) == [
+        {"type": "loud", "seat": 0, "card": "3C", "loud": True},
+        {"type": "loud", "seat": 1, "card": "3C", "loud": True},
+    ]
+    with pytest.raises(brisca.StateError, match="expected brisca events"):
+        views.events_to_dicts([card])  # type: ignore[list-item]

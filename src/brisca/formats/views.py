@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import enum
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from fractions import Fraction
 from typing import Any
 
@@ -25,13 +25,14 @@ import attrs
 from brisca.game.actions import ACTION_TYPES
 from brisca.game.cards import Card, Suit
 from brisca.game.errors import StateError, as_state_error, checked_int, describe
+from brisca.game.events import Event
 from brisca.game.jsonio import readable
 from brisca.game.match import HandRecord, MatchObservation
 from brisca.game.presets import rules_to_dict
 from brisca.game.rules import Rules
 from brisca.game.state import Observation, Trick
 
-__all__ = ["observation_to_dict"]
+__all__ = ["events_to_dicts", "observation_to_dict"]
 
 Converter = Callable[[Any], Any]
 
@@ -89,8 +90,57 @@ def observation_to_dict(
         return _hand_dict(observation, True, tricks_from)
 
 
+def events_to_dicts(events: Iterable[Event]) -> list[dict[str, Any]]:
+    """Each event as JSON-ready data: exactly what its :meth:`~brisca.game.events.Event.to_dict`
+    gives, written with the fields of its type looked up once.
+
+    >>> from brisca.game.events import CardPlayed
+    >>> from brisca.game.cards import Card
+    >>> events_to_dicts([CardPlayed(0, Card.parse("3C"))])
+    [{'type': 'card_played', 'seat': 0, 'card': '3C'}]
+
+    Raises:
+        StateError: an item is not an event.
+    """
+    out = []
+    for event in events:
+        kind = type(event)
+        form = _EVENT_FORMS.get(kind, _UNKNOWN)
+        if form is _UNKNOWN:
+            if not isinstance(event, Event):
+                raise StateError(f"expected brisca events, got {describe(event)}")
+            form = _EVENT_FORMS.setdefault(kind, _event_form(event))
+        if form is None:
+            out.append(event.to_dict())
+            continue
+        name, names = form
+        data = {"type": name}
+        for field in names:
+            data[field] = _convert(getattr(event, field))
+        out.append(data)
+    return out
+
+
+_UNKNOWN = object()
+# By event type: its name and fields as its to_dict writes them; None for a type
+# whose to_dict writes more (or less) than its fields, which is asked each time.
+_EVENT_FORMS: dict[type, Any] = {}
+
+
+def _event_form(event: Event) -> tuple[str, tuple[str, ...]] | None:
+    """How to_dict writes events of `event`'s type, read off what it writes for this one."""
+    data = event.to_dict()
+    names = tuple(f.name for f in attrs.fields(type(event)))
+    if list(data) != ["type", *names] or not isinstance(data["type"], str):
+        return None
+    return data["type"], names
+
+
 def _hand_dict(observation: Observation, rules: bool, tricks_from: int | None) -> dict[str, Any]:
-    fields = _HAND_FIELDS if rules else _HAND_FIELDS_NO_RULES
+    if tricks_from is None:
+        fields = _HAND_FIELDS if rules else _HAND_FIELDS_NO_RULES
+    else:  # the tricks are written below, from `tricks_from` on only
+        fields = _HAND_FIELDS_LATER if rules else _HAND_FIELDS_LATER_NO_RULES
     out = {name: convert(getattr(observation, name)) for name, convert in fields}
     if tricks_from is not None:
         tricks = observation.tricks
@@ -304,6 +354,8 @@ _BY_NAME: dict[str, Converter] = {
 
 _HAND_FIELDS = tuple((f.name, _BY_NAME.get(f.name, _convert)) for f in attrs.fields(Observation))
 _HAND_FIELDS_NO_RULES = tuple((name, c) for name, c in _HAND_FIELDS if name != "rules")
+_HAND_FIELDS_LATER = tuple((n, _nothing if n == "tricks" else c) for n, c in _HAND_FIELDS)
+_HAND_FIELDS_LATER_NO_RULES = tuple((n, c) for n, c in _HAND_FIELDS_LATER if n != "rules")
 # A match's fields; its hand in progress is written apart (without the rules again).
 _MATCH_BY_NAME: dict[str, Converter] = {"rules": _rules, "hands": _hands, "current": _nothing}
 _MATCH_FIELDS = tuple(

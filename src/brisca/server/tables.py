@@ -33,6 +33,7 @@ import functools
 import hmac
 import json
 import secrets
+import threading
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -43,7 +44,7 @@ from brisca.formats.records import GameRecord, record_game
 from brisca.formats.records import dumps as dump_record
 from brisca.formats.records import loads as load_record
 from brisca.formats.saves import dumps, loads
-from brisca.formats.views import observation_to_dict
+from brisca.formats.views import events_to_dicts, observation_to_dict
 from brisca.game.actions import parse_action
 from brisca.game.engine import (
     apply,
@@ -293,7 +294,7 @@ class Table:
 
     def events_for(self, seat: int, events: Sequence[Event]) -> list[dict[str, Any]]:
         """What `seat` saw of `events`, as JSON-ready data."""
-        return [event.to_dict() for event in events_for(seat, events)]
+        return events_to_dicts(events_for(seat, events))
 
     def join(self, seat: int, name: object = None) -> Table:
         """The table with a person at `seat`, under `name` (or the name it had).
@@ -331,16 +332,17 @@ class Table:
 
     def to_json(self) -> str:
         """The whole table as JSON text, secrets and hidden cards included: for a store."""
-        return json.dumps(
+        head = json.dumps(
             {
                 "format": FORMAT,
                 "version": VERSION,
                 "id": self.id,
                 "game": dumps(self.game),
                 "seats": [attrs.asdict(seat) for seat in self.seats],
-                "finished": [_record_text(record) for record in self.finished],
             }
         )
+        # What json.dumps would give with "finished" as the last key, its text made once.
+        return f'{head[:-1]}, "finished": {_finished_text(self.finished)}}}'
 
     @classmethod
     def from_json(cls, text: str | bytes) -> Table:
@@ -425,6 +427,24 @@ def _bare(record: GameRecord) -> GameRecord:
 
 # A finished hand's record never changes, and a store writes it at every move after.
 _record_text = functools.lru_cache(maxsize=1024)(dump_record)
+
+# The finished records as the JSON array a store writes, by the tuple that holds them:
+# every table of one hand shares that tuple, so a move writes (and hashes) none of them.
+_FINISHED: dict[int, tuple[tuple[GameRecord, ...], str]] = {}
+_FINISHED_LIMIT = 256
+_FINISHED_LOCK = threading.Lock()  # a store may write from a worker thread
+
+
+def _finished_text(finished: tuple[GameRecord, ...]) -> str:
+    known = _FINISHED.get(id(finished))
+    if known is not None and known[0] is finished:
+        return known[1]
+    text = json.dumps([_record_text(record) for record in finished])
+    with _FINISHED_LOCK:
+        while len(_FINISHED) >= _FINISHED_LIMIT:
+            del _FINISHED[next(iter(_FINISHED))]
+        _FINISHED[id(finished)] = (finished, text)
+    return text
 
 
 def _replaced(seats: tuple[Occupant, ...], k: int, seat: Occupant) -> tuple[Occupant, ...]:
