@@ -11,6 +11,12 @@ process of its own on the loopback interface, and plays hands there two ways:
 - ``one client + bots``: one client per table, the other seats random bots of the
   server, which play in its worker threads.
 
+In the same run it measures the transport's floor: the same clients against a
+server that speaks the protocol's shape under uvicorn with no game behind it, each
+update a few dozen bytes (``floor:`` rows; ``--no-floor`` leaves them out). What the
+real server costs above the floor is its own work; the floor is HTTP, WebSocket and
+the event loop, whatever the server does.
+
 Each table's clients come from a loopback address of their own (``127.0.x.y``),
 as the people of different tables would, so that the server's limits per address
 do not bind. Each way plays `TABLES` hands, `K` tables at a time. In the same run, and
@@ -144,22 +150,24 @@ async def tables(base: str, preset: str, seats: list[str], count: int, at_once: 
     await asyncio.gather(*(one(k) for k in range(count)))
 
 
-def served(preset: str, seats: list[str], count: int, at_once: int) -> tuple[float, float, float]:
+SERVE = [sys.executable, "-m", "brisca", "serve", "--port", "0", "--bot-delay", "0"]
+
+
+def served(
+    preset: str, seats: list[str], count: int, at_once: int, command: list[str] = SERVE
+) -> tuple[float, float, float]:
     """Wall seconds, server CPU seconds and client CPU seconds for `count` hands."""
     before = children_cpu()
-    server = subprocess.Popen(
-        [sys.executable, "-m", "brisca", "serve", "--port", "0", "--bot-delay", "0"],
-        stdout=subprocess.PIPE,
-        text=True,
-    )
+    server = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
     try:
         assert server.stdout is not None
         found = re.search(r"open (http://\S+/) in a browser", server.stdout.readline())
         if found is None:
             raise RuntimeError("the server did not start")
-        for page in ("", "static/table.js", "static/cards.js", "static/table.css"):
-            with urllib.request.urlopen(found.group(1) + page, timeout=30) as answer:
-                answer.read()  # the page and its files are served (and installed)
+        if command is SERVE:
+            for page in ("", "static/table.js", "static/cards.js", "static/table.css"):
+                with urllib.request.urlopen(found.group(1) + page, timeout=30) as answer:
+                    answer.read()  # the page and its files are served (and installed)
         started = cpu_of(server.pid)
         clients = time.process_time()
         start = time.perf_counter()
@@ -173,6 +181,87 @@ def served(preset: str, seats: list[str], count: int, at_once: int) -> tuple[flo
     if started is None or ended is None:  # no /proc: the whole life of the server, start-up
         return wall, children_cpu() - before, clients  # included, an upper bound
     return wall, ended - started, clients
+
+
+# ---------------------------------------------------------------------------
+# The transport's floor: the same protocol, tiny constant updates, no game
+
+
+def floor_server(preset: str) -> None:
+    """Serve the protocol's shape with no game behind it, under uvicorn as ``brisca
+    serve`` runs it: a table is a move counter, each move (a person's, or a bot's, at
+    once) sends every connected seat an update of a few dozen bytes, and a hand ends
+    after as many moves as a hand of `preset` has. What it costs a game is the floor
+    of HTTP, WebSocket and event loop under the real server."""
+    import secrets
+
+    import uvicorn
+    from starlette.applications import Starlette
+    from starlette.requests import Request
+    from starlette.responses import JSONResponse, Response
+    from starlette.routing import Route, WebSocketRoute
+    from starlette.websockets import WebSocket, WebSocketDisconnect
+
+    from brisca.cli.serve import MAX_FRAME, listen, url
+
+    n = brisca.preset(preset).num_players
+    moves = len(play_game(preset, [RandomBot(seed=s) for s in range(n)], seed=0)[0].history)
+    tables: dict[str, dict[str, Any]] = {}
+
+    async def create(request: Request) -> Response:
+        seats = json.loads(await request.body())["seats"]
+        made = secrets.token_urlsafe(9)
+        tables[made] = {"seats": seats, "moves": 0, "sockets": {}}
+        links = [
+            {"seat": k, "url": f"{request.base_url}table/{made}#{k}"}
+            for k, kind in enumerate(seats)
+            if kind == "human"
+        ]
+        return JSONResponse({"table": made, "links": links}, status_code=201)
+
+    async def broadcast(table: dict[str, Any]) -> None:
+        over = table["moves"] >= moves
+        for seat, socket in list(table["sockets"].items()):
+            mine = not over and table["moves"] % n == seat
+            message = {
+                "type": "update",
+                "moves": table["moves"],
+                "legal": ["1O"] if mine else [],
+                "over": over,
+                "result": {"points": [120] + [0] * (n - 1)} if over else None,
+            }
+            await socket.send_text(json.dumps(message))
+
+    async def bots(table: dict[str, Any]) -> None:
+        while table["moves"] < moves and table["seats"][table["moves"] % n] != "human":
+            table["moves"] += 1
+            await broadcast(table)
+
+    async def play(socket: WebSocket) -> None:
+        await socket.accept()
+        table: dict[str, Any] | None = None
+        try:
+            while True:
+                message = json.loads(await socket.receive_text())
+                if message["type"] == "join":
+                    table = tables[message["table"]]
+                    table["sockets"][int(message["token"])] = socket
+                    await broadcast(table)
+                elif table is not None and table["moves"] < moves:
+                    table["moves"] += 1
+                    await broadcast(table)
+                if table is not None:
+                    await bots(table)
+        except WebSocketDisconnect:
+            pass
+
+    app = Starlette(
+        routes=[Route("/api/tables", create, methods=["POST"]), WebSocketRoute("/ws", play)]
+    )
+    sock = listen("127.0.0.1", 0)
+    print(f"floor: open {url(sock)} in a browser", flush=True)
+    config = uvicorn.Config(app, log_level="warning", ws_max_size=MAX_FRAME, lifespan="off")
+    uvicorn.Server(config).run(sockets=[sock])
 
 
 def engine(preset: str, count: int) -> tuple[float, float]:
@@ -414,6 +503,10 @@ def main() -> None:
         "--moves", type=int, default=200, help="moves timed per scenario (--hostile)"
     )
     parser.add_argument("--store", help="run the server with --store FILE (--hostile)")
+    parser.add_argument(
+        "--no-floor", action="store_true", help="leave out the transport's floor (tiny updates)"
+    )
+    parser.add_argument("--floor-server", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--attack", choices=list(ATTACKS), help=argparse.SUPPRESS)
     parser.add_argument("--base", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -423,24 +516,39 @@ def main() -> None:
     if args.hostile:
         hostile(args.moves, args.store)
         return
+    if args.floor_server:
+        floor_server(args.preset)
+        return
     n = brisca.preset(args.preset).num_players
     print(f"{args.preset}: {args.n} hands each, {args.at_once} tables at a time")
-    print(f"{'':<22} {'games/s':>9} {'server ms/game':>15} {'clients ms/game':>16}")
+    print(f"{'':<30} {'games/s':>9} {'server ms/game':>15} {'clients ms/game':>16}")
     rows = []
-    people = served(args.preset, ["human"] * n, args.n, args.at_once)
+    people_seats = ["human"] * n
+    bot_seats = ["human", *["random"] * (n - 1)]
+    floor = [sys.executable, __file__, "--floor-server", "--preset", args.preset]
+    people = served(args.preset, people_seats, args.n, args.at_once)
     alone = engine(args.preset, args.n)
-    bots = served(args.preset, ["human", *["random"] * (n - 1)], args.n, args.at_once)
-    for name, (wall, server, clients) in (
-        ("every seat a client", people),
-        ("one client + bots", bots),
-    ):
+    bots = served(args.preset, bot_seats, args.n, args.at_once)
+    measured = [("every seat a client", people), ("one client + bots", bots)]
+    if not args.no_floor:
+        measured += [
+            (
+                "floor: every seat a client",
+                served(args.preset, people_seats, args.n, args.at_once, floor),
+            ),
+            (
+                "floor: one client + bots",
+                served(args.preset, bot_seats, args.n, args.at_once, floor),
+            ),
+        ]
+    for name, (wall, server, clients) in measured:
         rows.append((name, server))
         print(
-            f"{name:<22} {args.n / wall:>9.1f} {1000 * server / args.n:>15.2f} "
+            f"{name:<30} {args.n / wall:>9.1f} {1000 * server / args.n:>15.2f} "
             f"{1000 * clients / args.n:>16.2f}"
         )
     wall, cpu = alone
-    print(f"{'play_game (no server)':<22} {args.n / wall:>9.1f} {1000 * cpu / args.n:>15.2f}")
+    print(f"{'play_game (no server)':<30} {args.n / wall:>9.1f} {1000 * cpu / args.n:>15.2f}")
     for name, server in rows:
         print(f"server CPU per game, {name}: {server / cpu:.0f}x play_game's")
 
