@@ -14,6 +14,8 @@ by :func:`parse_action`:
 
 from __future__ import annotations
 
+import operator
+from collections.abc import Sequence
 from typing import ClassVar, TypeAlias, Union
 
 import attrs
@@ -37,6 +39,7 @@ __all__ = [
     "Sing",
     "Swap",
     "parse_action",
+    "parse_actions",
 ]
 
 
@@ -315,6 +318,13 @@ def _number(digits: str, text: str) -> int:
     return int(digits)
 
 
+# Canonical texts read before, with their actions: a replay reads the same few hundred
+# texts over and over. Only a text that is its action's ``str`` is kept, so the cache is
+# bounded by the finite vocabulary (cards, bids up to MAX_BID, signals, suits), whatever
+# the input; actions are frozen, so one may be shared.
+_READ: dict[str, Action] = {}
+
+
 def parse_action(text: str) -> Action:
     """Read an action from its canonical text form.
 
@@ -324,6 +334,35 @@ def parse_action(text: str) -> Action:
     Raises:
         NotationError: the text is no action.
     """
+    if type(text) is str:  # not a subclass, whose hash or equality could differ
+        known = _READ.get(text)
+        if known is not None:
+            return known
+        action = _parse(text)
+        if str(action) == text:
+            _READ[text] = action
+        return action
+    return _parse(text)
+
+
+def parse_actions(texts: Sequence[str]) -> tuple[Action, ...]:
+    """Read many actions, each as :func:`parse_action` does: at C speed when every text
+    is canonical notation read before, as in a replay.
+
+    Raises:
+        NotationError: a text is no action (the first such).
+    """
+    if len(texts) >= 2 and set(map(type, texts)) == {str}:  # a subclass may hash otherwise
+        try:
+            found: tuple[Action, ...] = operator.itemgetter(*texts)(_READ)
+            return found
+        except KeyError:
+            pass
+    return tuple(map(parse_action, texts))
+
+
+def _parse(text: str) -> Action:
+    """What :func:`parse_action` reads, without the cache."""
     if not isinstance(text, str):
         raise NotationError(f"an action must be given as text, got {describe(text)}")
     stripped = text.strip()
