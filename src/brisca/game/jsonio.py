@@ -55,6 +55,7 @@ __all__ = [
     "MAX_TEXT",
     "Fields",
     "depth",
+    "only_strings",
     "parse",
     "readable",
     "refuse_lone_surrogates",
@@ -106,6 +107,13 @@ def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return data
 
 
+# One decoder for every parse, as json.loads shares its default one: building one per
+# call costs more than decoding a saved state.
+_DECODER = json.JSONDecoder(
+    parse_constant=_refuse_constant, parse_float=_finite, object_pairs_hook=_object
+)
+
+
 def depth(text: str) -> int:
     """How deep the arrays and objects of JSON `text` nest, brackets inside strings aside.
 
@@ -128,6 +136,12 @@ def depth(text: str) -> int:
     return deepest
 
 
+def only_strings(items: Sequence[object]) -> bool:
+    """Whether every item of `items` (a list or tuple) is a str, not a subclass: a
+    check at C speed, for the long lists of notation a document holds."""
+    return not items or set(map(type, items)) == {str}
+
+
 def refuse_lone_surrogates(data: object, what: str) -> None:
     """Refuse JSON-ready `data` (such as a list of names) if a string in it is not Unicode
     text: a lone surrogate, which no UTF-8 file can hold.
@@ -136,7 +150,15 @@ def refuse_lone_surrogates(data: object, what: str) -> None:
         NotationError: a string holds a lone surrogate, or `data` is not JSON-ready.
     """
     try:
-        json.dumps(data, ensure_ascii=False).encode("utf-8")
+        if data is None:
+            return
+        if type(data) is str:
+            data.encode("utf-8")
+        elif (type(data) is tuple or type(data) is list) and only_strings(data):
+            # Strings alone: joined, they give the first surrogate the JSON text would.
+            "".join(data).encode("utf-8")
+        else:
+            json.dumps(data, ensure_ascii=False).encode("utf-8")
     except UnicodeEncodeError as error:
         code = ord(error.object[error.start])
         raise NotationError(
@@ -180,16 +202,12 @@ def parse(text: str | bytes | bytearray, what: str = "JSON") -> Any:
         ) from None
     if text.startswith("\ufeff"):
         raise NotationError(f"{what}: the text starts with a byte-order mark, which JSON forbids")
-    nested = depth(text)
+    # Nesting needs an opening bracket per level, so few brackets need no scan.
+    nested = 0 if text.count("[") + text.count("{") <= MAX_DEPTH else depth(text)
     if nested > MAX_DEPTH:
         raise NotationError(f"JSON nested {nested} deep; brisca reads at most {MAX_DEPTH} levels")
     try:
-        data = json.loads(
-            text,
-            parse_constant=_refuse_constant,
-            parse_float=_finite,
-            object_pairs_hook=_object,
-        )
+        data = _DECODER.decode(text)
     except NotationError as error:
         raise NotationError(f"not {what}: {error}") from None
     except (ValueError, RecursionError) as error:  # JSONDecodeError, or an int too long
