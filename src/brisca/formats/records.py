@@ -63,7 +63,7 @@ about 0.4 s per MiB for junk of any shape (``benchmarks/loading.py --readers
 
 from __future__ import annotations
 
-import collections
+import contextlib
 import json
 import typing
 from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -72,7 +72,7 @@ from typing import IO, Any
 
 import attrs
 
-from brisca.game.actions import Action, parse_action
+from brisca.game.actions import Action, parse_action, parse_actions
 from brisca.game.cards import Card
 from brisca.game.engine import apply, new_game, result
 from brisca.game.errors import (
@@ -84,7 +84,7 @@ from brisca.game.errors import (
     StateError,
     describe,
 )
-from brisca.game.jsonio import Fields, parse, refuse_lone_surrogates
+from brisca.game.jsonio import Fields, only_strings, parse, refuse_lone_surrogates
 from brisca.game.match import MAX_DEAL_ACTIONS
 from brisca.game.presets import (
     PRESETS,
@@ -109,9 +109,11 @@ __all__ = [
     "final_state",
     "load",
     "loads",
+    "read_record_rules",
     "record_game",
     "record_schema",
     "replay",
+    "replay_from",
     "rules_from_dict",
     "validate",
 ]
@@ -146,6 +148,9 @@ def _too_many(count: int) -> None:
 
 
 def _actions(value: object) -> tuple[str, ...]:
+    if (type(value) is list or type(value) is tuple) and only_strings(value):  # as JSON gives
+        _too_many(len(value))
+        return tuple(value)
     if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
         raise NotationError(f"actions must be a sequence of actions, got {describe(value)}")
     items = tuple(value)
@@ -364,16 +369,16 @@ class GameRecord:
                 f"this reads {VERSION}"
             )
         record.only(_TOP_KEYS)
-        rules, preset = read_rules(record.get("rules", dict))
+        rules, preset = read_record_rules(record.get("rules", dict))
         has_seed, has_deck = "seed" in record.data, "deck" in record.data
         if has_seed == has_deck:
             raise NotationError("a record gives either a seed or a deck, not both or neither")
         deck = record.get("deck", list) if has_deck else None
-        if deck is not None and not all(isinstance(c, str) for c in deck):
+        if deck is not None and not (only_strings(deck) or all(isinstance(c, str) for c in deck)):
             raise NotationError("deck must be a list of card codes")
         actions = record.get("actions", list)
         _too_many(len(actions))
-        if not all(isinstance(a, str) for a in actions):
+        if not (only_strings(actions) or all(isinstance(a, str) for a in actions)):
             raise NotationError("actions must be a list of strings in action notation")
         raw_result = record.get("result", dict, required=False, nullable=True)
         outcome = None
@@ -400,6 +405,41 @@ class GameRecord:
             event=record.get("event", str, required=False),
             tags=tags,
         )
+
+
+# Rules read before, by the canonical text of their JSON form: a loader reads the same
+# few rules over and over, and each read builds every option of the preset. Only short
+# forms that read are kept, at most 256 of them, so untrusted input cannot grow it.
+_RULES_READ: dict[str, tuple[Rules, str | None]] = {}
+_RULES_KEY_MAX = 4096
+_KEY_TEXT = json.JSONEncoder(sort_keys=True).encode  # json.dumps(data, sort_keys=True)
+
+
+def read_record_rules(data: dict[str, Any]) -> tuple[Rules, str | None]:
+    """The rules a record's ``"rules"`` field gives, and the preset it names: what
+    :func:`brisca.game.presets.read_rules` gives, read once for each JSON form, and the
+    preset's own `Rules` object when equal to one.
+
+    Raises:
+        NotationError: neither form, or a field of the wrong type.
+        RulesError: an unknown preset, or options the rules refuse.
+    """
+    try:
+        key = _KEY_TEXT(data)
+    except (TypeError, ValueError, RecursionError):  # not plain JSON: read it uncached
+        return read_rules(data)
+    known = _RULES_READ.get(key)
+    if known is None:
+        rules, preset = read_rules(data)
+        # The preset's own object when equal, so that the engine's caches, keyed by rules,
+        # hit at once for states both dealt from presets and loaded.
+        same = preset_name(rules)
+        known = (rules if same is None else PRESETS[same]), preset
+        if len(key) <= _RULES_KEY_MAX:
+            if len(_RULES_READ) >= 256:
+                _RULES_READ.clear()
+            _RULES_READ[key] = known
+    return known
 
 
 _TOP_KEYS = (
@@ -587,16 +627,50 @@ def replay(record: GameRecord) -> Iterator[State]:
         try:
             action = parse_action(text)
         except NotationError as error:
-            raise NotationError(
-                f"action {index} ({describe(text, typed=False)}): {error}"
-            ) from None
+            raise NotationError(_at(index, text, error)) from None
         try:
             state = apply(state, action)
         except IllegalActionError as error:
-            raise IllegalActionError(
-                f"action {index} ({describe(text, typed=False)}): {error}"
-            ) from None
+            raise IllegalActionError(_at(index, text, error)) from None
         yield state
+
+
+def _at(index: int, text: str, error: BriscaError) -> str:
+    """The message of `error`, raised by action `index`, which reads `text`."""
+    return f"action {index} ({describe(text, typed=False)}): {error}"
+
+
+def replay_from(state: State, texts: Sequence[str]) -> State:
+    """`state` after the actions `texts` write, read and played in turn: the last state
+    :func:`replay` gives, with its errors, without the states between.
+
+    Raises:
+        NotationError: an action cannot be read; the message gives its index.
+        IllegalActionError: an action is illegal; the message gives its index and why.
+    """
+    actions = None
+    if only_strings(texts):  # plain text, which reading can fail only with NotationError
+        # On a NotationError, the loop below finds which fails, or an illegal action before.
+        with contextlib.suppress(NotationError):
+            actions = parse_actions(texts)
+    if actions is not None:  # every text reads: only the rules can refuse one
+        index = 0
+        try:
+            for index, action in enumerate(actions):  # noqa: B007 (the index names a refusal)
+                state = apply(state, action)
+        except IllegalActionError as error:
+            raise IllegalActionError(_at(index, texts[index], error)) from None
+        return state
+    for index, text in enumerate(texts):
+        try:
+            action = parse_action(text)
+        except NotationError as error:
+            raise NotationError(_at(index, text, error)) from None
+        try:
+            state = apply(state, action)
+        except IllegalActionError as error:
+            raise IllegalActionError(_at(index, text, error)) from None
+    return state
 
 
 def final_state(record: GameRecord | str | bytes) -> State:
@@ -620,7 +694,9 @@ def final_state(record: GameRecord | str | bytes) -> State:
     """
     if isinstance(record, (str, bytes, bytearray)):
         record = loads(record)
-    return collections.deque(replay(record), maxlen=1)[0]  # replay gives the deal at least
+    if not isinstance(record, GameRecord):
+        raise NotationError(f"expected a GameRecord, got {type(record).__name__}")
+    return replay_from(record.initial_state(), record.actions)
 
 
 @attrs.frozen
