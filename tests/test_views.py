@@ -148,25 +148,41 @@ def test_a_view_with_tricks_from_holds_the_later_tricks_only() -> None:
                 observation_to_dict(view, tricks_from=junk)  # type: ignore[arg-type]
 
 
-def test_a_finished_trick_is_converted_once() -> None:
-    """The next view reuses the data of the tricks already written; a hand-built trick
-    holding a list is converted each time, and equal still."""
+def test_every_result_is_the_callers_own() -> None:
+    """Changing one view's data changes no other view's: finished tricks of a hand and
+    finished hands of a match (which a cache converts once) are copied out."""
     state = _last(brisca.new_game(brisca.preset("spanish-2p"), seed=3), 3, 30)
     assert len(state.tricks) >= 2
-    first = observation_to_dict(brisca.observe(state, 0))["tricks"]
-    again = observation_to_dict(brisca.observe(state, 1))["tricks"]
-    assert all(a is b for a, b in zip(first, again, strict=True))
-    edited = attrs.evolve(state.tricks[0], cards=list(state.tricks[0].cards))
-    view = attrs.evolve(brisca.observe(state, 0), tricks=(edited, *state.tricks[1:]))
-    same(view)
-    assert observation_to_dict(view)["tricks"][0] is not observation_to_dict(view)["tricks"][0]
+    first = observation_to_dict(brisca.observe(state, 0))
+    expected = observation_to_dict(brisca.observe(state, 0))
+    first["tricks"][0]["cards"][0][1] = "junk"
+    first["tricks"].clear()
+    assert observation_to_dict(brisca.observe(state, 0)) == expected
+    match = brisca.new_match(brisca.preset("spanish-2p"), seed=4)
+    rng = random.Random(4)
+    while not match.hands:
+        match = brisca.apply(match, rng.choice(brisca.legal_actions(match)))
+    view = brisca.observe(match, 0)
+    before = observation_to_dict(view)
+    assert before["hands"], "the match view lists its finished hands"
+    before["hands"][0]["result"].clear()
+    before["hands"][0]["tricks_won"].append("junk")
+    assert observation_to_dict(view) == observation_to_dict(brisca.observe(match, 0))
+    assert observation_to_dict(view)["hands"][0]["result"], "the cached hand is unchanged"
 
 
-def test_the_cache_stays_bounded() -> None:
-    for seed in range(60):
-        state = _last(brisca.new_game(brisca.preset("spanish-2p"), seed=seed), seed, 80)
-        observation_to_dict(brisca.observe(state, 0))
-    assert len(views._DONE) <= views._CACHE
+def test_the_cache_of_finished_hands_stays_bounded() -> None:
+    views._DONE.clear()
+    for seed in range(12):
+        match = brisca.new_match(brisca.preset("spanish-2p"), seed=seed)
+        rng = random.Random(seed)
+        for _ in range(400):
+            if match.is_over:
+                break
+            match = brisca.apply(match, rng.choice(brisca.legal_actions(match)))
+            if match.hands:
+                observation_to_dict(brisca.observe(match, 0))
+    assert 0 < len(views._DONE) <= views._CACHE
 
 
 @pytest.mark.parametrize(

@@ -5,9 +5,9 @@ Cards are codes (``"3C"``), suits letters, options their text, records objects,
 actions their notation, and the rules a preset plus overrides.
 
 A server writes a view after every move, for every seat, so the writer is built
-for speed: each field has a converter of its own, and a finished trick (an
-immutable value that every later state of the hand shares) or a finished hand of
-a match is converted once and its data reused by the next views. The output is
+for speed: each field has a converter of its own, and a finished hand of a match
+(an immutable value that every later view shares) is converted once and copied
+out to the next views. The output is
 exactly what the library's generic converter, :func:`brisca.game.jsonio.readable`,
 gives (``tests/test_views.py`` checks it over random games of every preset).
 """
@@ -55,8 +55,7 @@ def observation_to_dict(
     what a reader that holds the earlier ones needs (the server's updates). A
     match that is over has no hand, and no such key.
 
-    The finished tricks and hands of the result are shared with other calls'
-    results, since they never change: read the result, or copy it before changing it.
+    Every result is new: changing it changes no other.
 
     >>> import brisca
     >>> view = brisca.observe(brisca.new_game(brisca.preset("spanish-2p"), seed=7), 0)
@@ -289,43 +288,59 @@ def _rules(value: Any) -> Any:
     return rules_to_dict(value) if isinstance(value, Rules) else readable(value)
 
 
-# Finished tricks and hands, converted once, by identity (the value is kept, so the
-# id is not reused while cached). A bounded cache: the oldest entries go first.
+def _trick(value: Any) -> Any:
+    """A finished trick, written directly when it is the library's own."""
+    if type(value) is not Trick or type(value.cards) is not tuple:
+        return _convert(value)
+    return {
+        "leader": _scalar(value.leader),
+        "cards": _played(value.cards),
+        "winner": _scalar(value.winner),
+        "points": _scalar(value.points),
+    }
+
+
+def _tricks(value: Any) -> Any:
+    if type(value) is tuple:
+        return [_trick(t) for t in value]
+    return _convert(value)
+
+
+# A finished hand of a match, converted once, by identity (the value is kept, so the
+# id is not reused while cached), and copied out: every result is the caller's own.
+# A bounded cache: the oldest entries go first.
 _CACHE = 4096
 _DONE: dict[int, tuple[object, Any]] = {}
 _LOCK = threading.Lock()
 
 
-def _remembered(value: Any) -> Any:
+def _hand_record(value: Any) -> Any:
     known = _DONE.get(id(value))
     if known is not None and known[0] is value:
-        return known[1]
+        return _copied(known[1])
     data = _convert(value)
-    if _frozen(value):
+    if attrs.has(type(value.result)):  # a hand-built record may hold anything
         with _LOCK:
             while len(_DONE) >= _CACHE:
                 del _DONE[next(iter(_DONE))]
             _DONE[id(value)] = (value, data)
+        return _copied(data)
     return data
 
 
-def _frozen(value: Any) -> bool:
-    """Whether `value` is a library-built trick or hand record, which never changes
-    (a hand-built one may hold a list)."""
-    if type(value) is Trick:
-        return type(value.cards) is tuple and all(type(p) is tuple for p in value.cards)
-    return type(value) is HandRecord and attrs.has(type(value.result))
-
-
-def _tricks(value: Any) -> Any:
-    if type(value) is tuple:
-        return [_remembered(t) if type(t) is Trick else _convert(t) for t in value]
-    return _convert(value)
+def _copied(data: Any) -> Any:
+    """A fresh copy of JSON-ready data: dicts and lists new, the rest shared (immutable)."""
+    kind = type(data)
+    if kind is list:
+        return [_copied(v) for v in data]
+    if kind is dict:
+        return {k: _copied(v) for k, v in data.items()}
+    return data
 
 
 def _hands(value: Any) -> Any:
     if type(value) is tuple:
-        return [_remembered(h) if type(h) is HandRecord else _convert(h) for h in value]
+        return [_hand_record(h) if type(h) is HandRecord else _convert(h) for h in value]
     return _convert(value)
 
 
