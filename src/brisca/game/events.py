@@ -27,6 +27,7 @@ to each client; :meth:`Event.to_dict` makes them JSON-ready.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable
 from typing import Any
@@ -66,9 +67,15 @@ class Event:
 
     def to_dict(self) -> dict[str, Any]:
         """The event as JSON-ready data: ``{"type": "card_played", "seat": 0, "card": "3C"}``."""
-        name = re.sub(r"(?<!^)(?=[A-Z])", "_", type(self).__name__).lower()
+        name = _type_name(type(self))
         fields = {f.name: readable(getattr(self, f.name)) for f in attrs.fields(type(self))}
         return {"type": name, **fields}
+
+
+@functools.lru_cache(maxsize=64)
+def _type_name(kind: type) -> str:
+    """An event type's name in snake case: ``CardPlayed`` is ``card_played``."""
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", kind.__name__).lower()
 
 
 def _check_seat(seat: object) -> None:

@@ -179,11 +179,14 @@ def rules_to_dict(rules: Rules, against: str | None = None) -> dict[str, Any]:
     if against is None:
         against, overrides = _nearest(rules)
         return {"preset": against, "overrides": dict(overrides)}
-    base = preset(against).to_dict()
-    return {
-        "preset": against,
-        "overrides": {k: v for k, v in rules.to_dict().items() if base.get(k) != v},
-    }
+    preset(against)  # refuses what is not a preset's name, before the cache hashes it
+    return {"preset": against, "overrides": dict(_against(rules, against))}
+
+
+@functools.lru_cache(maxsize=256)  # a store writes the same rules at every move
+def _against(rules: Rules, name: str) -> tuple[tuple[str, Any], ...]:
+    base = preset(name).to_dict()
+    return tuple((k, v) for k, v in rules.to_dict().items() if base.get(k) != v)
 
 
 def rules_from_dict(data: object) -> Rules:
