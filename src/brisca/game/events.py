@@ -27,7 +27,6 @@ to each client; :meth:`Event.to_dict` makes them JSON-ready.
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Iterable
 from typing import Any
@@ -72,10 +71,15 @@ class Event:
         return {"type": name, **fields}
 
 
-@functools.lru_cache(maxsize=64)
+_TYPE_NAMES: dict[type, str] = {}  # one entry per event class, so bounded by the program
+
+
 def _type_name(kind: type) -> str:
     """An event type's name in snake case: ``CardPlayed`` is ``card_played``."""
-    return re.sub(r"(?<!^)(?=[A-Z])", "_", kind.__name__).lower()
+    name = _TYPE_NAMES.get(kind)
+    if name is None:
+        name = _TYPE_NAMES[kind] = re.sub(r"(?<!^)(?=[A-Z])", "_", kind.__name__).lower()
+    return name
 
 
 def _check_seat(seat: object) -> None:
