@@ -9,8 +9,14 @@ played five ways, in the same run and taking turns batch by batch:
 - ``engine``: ``new_game``, then ``legal_actions`` and ``apply`` to the end: the floor;
 - ``engine+encode``: the same, plus what any adapter must compute for the seat to
   act at each step: ``encode_observation(observe(state, seat))`` and ``legal_mask``;
+- ``engine+encoder``: the same arrays as the adapters make them, through
+  ``brisca.agents.encoding.StateEncoder`` (``observation`` and ``mask``): the floor
+  of every adapter below;
 - ``pettingzoo``: a hand of ``brisca.envs.pettingzoo.env`` (wrapped as the classic
   games are), through ``agent_iter``, ``last`` and ``step``;
+- ``pettingzoo-shell``: PettingZoo alone: the same wrappers, loop and calls around an
+  environment that replays the hand's observations, made beforehand, and does nothing
+  else: what the framework costs, whatever the game;
 - ``gymnasium``: a hand of ``BriscaEnv`` with the learner at seat 0 and random bots
   at the others, through ``reset`` and ``step``;
 - ``openspiel``: a hand of the ``python_brisca`` game: the shuffle, a chance node per
@@ -18,7 +24,8 @@ played five ways, in the same run and taking turns batch by batch:
   ``apply_action``.
 
 It reports the median microseconds per hand and the median of the per-batch ratios
-to the engine line.
+to the engine line. Time is the process's CPU time (``time.process_time``), so that
+other programs on a shared machine move the figures less.
 """
 
 from __future__ import annotations
@@ -33,9 +40,12 @@ from typing import Any
 
 import numpy as np
 import pyspiel
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
 
 import brisca
-from brisca.agents.encoding import encode_observation, legal_mask
+from brisca.agents.encoding import StateEncoder, action_space, encode_observation, legal_mask
 from brisca.envs.gymnasium import BriscaEnv
 from brisca.envs.openspiel import GAME_NAME
 from brisca.envs.pettingzoo import env as pettingzoo_env
@@ -53,6 +63,95 @@ def engine_hand(rules: brisca.Rules, seed: int, *, encode: bool) -> None:
             legal_mask(state)
         actions = brisca.legal_actions(state)
         state = brisca.apply(state, actions[rng.randrange(len(actions))])
+
+
+def encoder_hand(encoder: StateEncoder, seed: int) -> None:
+    rng = random.Random(seed)
+    state = brisca.new_game(encoder.rules, seed=seed)
+    while not state.is_over:
+        seat: int = state.to_act  # type: ignore[assignment]
+        encoder.observation(state, seat)
+        encoder.mask(state)
+        actions = brisca.legal_actions(state)
+        state = brisca.apply(state, actions[rng.randrange(len(actions))])
+
+
+class Shell(AECEnv):  # type: ignore[misc]
+    """An AEC environment that replays a recorded hand: the seat to act and its
+    observation at each step, then the rewards; it checks nothing."""
+
+    metadata = {"name": "shell_v0", "render_modes": [], "is_parallelizable": False}  # noqa: RUF012
+
+    def __init__(self, rules: brisca.Rules) -> None:
+        super().__init__()
+        self.rules = rules
+        self.possible_agents = [f"seat_{s}" for s in range(rules.num_players)]
+        size = len(action_space(rules))
+        self._spaces = {a: spaces.Discrete(size) for a in self.possible_agents}
+        self._hands: dict[int, list[tuple[str, dict[str, Any]]]] = {}
+
+    def record(self, seed: int) -> None:
+        """Record the hand of `seed` as `pettingzoo_hand` plays it."""
+        rng = random.Random(seed)
+        encoder = StateEncoder(self.rules)
+        state = brisca.new_game(self.rules, seed=seed)
+        steps = []
+        while not state.is_over:
+            seat: int = state.to_act  # type: ignore[assignment]
+            view: dict[str, Any] = {
+                "observation": encoder.observation(state, seat),
+                "action_mask": encoder.mask(state),
+            }
+            steps.append((f"seat_{seat}", view))
+            legal = np.flatnonzero(view["action_mask"])
+            index = int(legal[rng.randrange(len(legal))])
+            state = brisca.apply(state, action_space(self.rules)[index])
+        self._hands[seed] = steps
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self._spaces[agent]
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        raise NotImplementedError
+
+    def reset(self, seed: int | None = None, options: Any = None) -> None:
+        self._steps = self._hands[seed]  # type: ignore[index]
+        self._at = 0
+        self.agents = list(self.possible_agents)
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self.agent_selection = self._steps[0][0]
+
+    def observe(self, agent: str) -> dict[str, Any]:
+        return self._steps[min(self._at, len(self._steps) - 1)][1]
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent]:
+            self._was_dead_step(action)
+            return
+        self._at += 1
+        self._cumulative_rewards[agent] = 0.0
+        if self._at == len(self._steps):
+            self.rewards = dict.fromkeys(self.agents, 1.0)
+            self.terminations = dict.fromkeys(self.agents, True)
+        else:
+            self.rewards = dict.fromkeys(self.agents, 0.0)
+            self.agent_selection = self._steps[self._at][0]
+        self._accumulate_rewards()
+        self._deads_step_first()
+
+
+def shell(rules: brisca.Rules, seeds: range) -> Any:
+    """A `Shell` that knows the hands of `seeds`, wrapped as `pettingzoo_env` wraps."""
+    raw = Shell(rules)
+    for seed in seeds:
+        raw.record(seed)
+    wrapped = wrappers.TerminateIllegalWrapper(raw, illegal_reward=-120.0)
+    return wrappers.OrderEnforcingWrapper(wrappers.AssertOutOfBoundsWrapper(wrapped))
 
 
 def pettingzoo_hand(table: Any, seed: int) -> None:
@@ -95,7 +194,7 @@ def main() -> None:
     parser.add_argument("--presets", default=PRESETS)
     parser.add_argument("--batch", type=int, default=20, help="hands per line per turn")
     args = parser.parse_args()
-    print(f"{'preset':<14} {'line':<15} {'µs/hand':>10} {'x engine':>9}")
+    print(f"{'preset':<14} {'line':<16} {'µs/hand':>10} {'x engine':>9}")
     for name in args.presets.split(","):
         rules = brisca.preset(name)
         table = pettingzoo_env(rules)
@@ -104,7 +203,9 @@ def main() -> None:
         lines: dict[str, Callable[[int], None]] = {
             "engine": functools.partial(engine_hand, rules, encode=False),
             "engine+encode": functools.partial(engine_hand, rules, encode=True),
+            "engine+encoder": functools.partial(encoder_hand, StateEncoder(rules)),
             "pettingzoo": functools.partial(pettingzoo_hand, table),
+            "pettingzoo-shell": functools.partial(pettingzoo_hand, shell(rules, range(args.n))),
             "gymnasium": functools.partial(gymnasium_hand, gym),
             "openspiel": functools.partial(openspiel_hand, game),
         }
@@ -112,16 +213,16 @@ def main() -> None:
         for start in range(0, args.n, args.batch):
             seeds = range(start, min(start + args.batch, args.n))
             for line, play in lines.items():
-                began = time.perf_counter()
+                began = time.process_time()
                 for seed in seeds:
                     play(seed)
-                times[line].append((time.perf_counter() - began) / len(seeds) * 1e6)
+                times[line].append((time.process_time() - began) / len(seeds) * 1e6)
         for line in lines:
             ratio = statistics.median(
                 t / e for t, e in zip(times[line], times["engine"], strict=True)
             )
             median = statistics.median(times[line])
-            print(f"{name:<14} {line:<15} {median:>10.0f} {ratio:>9.2f}")
+            print(f"{name:<14} {line:<16} {median:>10.0f} {ratio:>9.2f}")
 
 
 if __name__ == "__main__":

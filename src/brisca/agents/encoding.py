@@ -476,9 +476,13 @@ class StateEncoder:
         n, d = b.n, b.d
         # rotation[me][seat]: the row of `seat` in `me`'s relative blocks.
         self._rotation = tuple(tuple((seat - me) % n for seat in range(n)) for me in range(n))
+        o = b.offset
+        self._hand, self._unseen, self._turned = o["hand"], o["unseen"], o["turned"]
+        self._trump, self._stock, self._tricks_done = o["trump"], o["stock"], o["tricks_done"]
+        self._rows = tuple(_Rows.of(o, d, rotation) for rotation in self._rotation)
         base = np.zeros(b.size, np.float32)
-        base[b.offset["unseen"] : b.offset["unseen"] + d] = 1.0
-        self._fresh = _History((), base, frozenset(), (0,) * n)
+        base[self._unseen : self._unseen + d] = 1.0
+        self._fresh = _History((), base, 0, [0] * n)
         self._memo: list[_History] = [self._fresh] * n
 
     def observation(self, state: State, seat: int) -> npt.NDArray[np.float32]:
@@ -502,7 +506,9 @@ class StateEncoder:
 
         self._check(state)
         mask = np.zeros(len(self._actions), np.int8)
-        mask[[self._action_index[a] for a in legal_actions(state)]] = 1
+        index = self._action_index
+        for action in legal_actions(state):  # a few entries: faster one by one than indexed
+            mask[index[action]] = 1
         return mask
 
     def legal(self, state: State) -> list[int]:
@@ -546,94 +552,94 @@ class StateEncoder:
         done = len(memo.tricks)
         if not (len(tricks) >= done and tricks[:done] == memo.tricks):
             memo, done = self._fresh, 0
-        b, rot = self._b, self._rotation[me]
-        d, at = b.d, b.index.get
-        played, unseen = b.offset["played"], b.offset["unseen"]
+        b, rows = self._b, self._rows[me]
+        at, played, unseen = b.index.get, rows.played, self._unseen
         base = memo.base.copy()
-        cards = set(memo.cards)
+        v: Any = base.data  # a memoryview; typeshed knows only its int items
+        cards = memo.cards
         captured = list(memo.captured)
         for trick in tricks[done:]:
             captured[trick.winner] += trick.points
             for seat, card in trick.cards:
                 i = at(card)
                 if i is not None:
-                    base[played + rot[seat] * d + i] = 1.0
-                    base[unseen + i] = 0.0
-                    cards.add(i)
-        points = b.offset["points"]
-        for seat, value in enumerate(captured):
-            base[points + rot[seat]] = value / 120
-        base[b.offset["tricks_done"]] = len(tricks) / b.tricks
-        memo = _History(tricks, base, frozenset(cards), tuple(captured))
+                    v[played[seat] + i] = 1.0
+                    v[unseen + i] = 0.0
+                    cards |= 1 << i
+        for where, value in zip(rows.points, captured, strict=True):
+            v[where] = value / 120
+        v[self._tricks_done] = len(tricks) / b.tricks
+        memo = _History(tricks, base, cards, captured)
         self._memo[me] = memo
         return memo
 
     def _encode(self, obs: Observation) -> npt.NDArray[np.float32]:
         # `_encode`'s blocks in its order, written through a memoryview (a float32 entry
-        # at a time, the same rounding as numpy's): the completed tricks come from the
-        # kept history, so a step writes a few dozen entries.
+        # at a time, the same rounding as numpy's) at positions found once per seat: the
+        # completed tricks come from the kept history, so a step writes a few dozen.
         b, me = self._b, obs.seat
-        o, d, at, rot = b.offset, b.d, b.index.get, self._rotation[me]
+        at, rows = b.index.get, self._rows[me]
         history = self._history(obs.tricks, me)
         vector = history.base.copy()
         v: Any = vector.data  # a memoryview; typeshed knows only its int items
-        hand, known, unseen = o["hand"], o["known"], o["unseen"]
+        hand, known, unseen = self._hand, rows.known[me], self._unseen
         for card in obs.hand:  # the observer's known row is its hand
             i = at(card)
             if i is not None:
                 v[hand + i] = v[known + i] = 1.0
                 v[unseen + i] = 0.0
-        played, trick_block = o["played"], o["trick"]
+        played, trick_rows = rows.played, rows.trick
         in_trick: list[int] = []
         for seat, card in obs.trick:
             i = at(card)
             if i is not None:
-                row = rot[seat] * d + i
-                v[played + row] = v[trick_block + row] = 1.0
+                v[played[seat] + i] = v[trick_rows[seat] + i] = 1.0
                 v[unseen + i] = 0.0
                 in_trick.append(i)
         if obs.partner_hands or obs.swaps or obs.cantes or obs.trump_card_drawn is not None:
             for seat, held in self._claimed(obs, history.cards, in_trick):
-                row = known + rot[seat] * d
+                row = rows.known[seat]
                 for i in held:
                     v[row + i] = 1.0
                     v[unseen + i] = 0.0
         if obs.trump_card is not None:
             i = at(obs.trump_card)
             if i is not None:
-                v[o["turned"] + i] = 1.0
+                v[self._turned + i] = 1.0
                 v[unseen + i] = 0.0
         if obs.trump is not None:
-            v[o["trump"] + _SUIT_INDEX[obs.trump]] = 1.0
-        block = o["voids"]
+            v[self._trump + _SUIT_INDEX[obs.trump]] = 1.0
         for seat, suits in enumerate(obs.voids):
             for suit in suits:
-                v[block + rot[seat] * 4 + _SUIT_INDEX[suit]] = 1.0
+                v[rows.voids[seat] + _SUIT_INDEX[suit]] = 1.0
         if obs.to_act is not None:
-            v[o["to_act"] + rot[obs.to_act]] = 1.0
-        v[o["dealer"] + rot[obs.dealer]] = 1.0
-        block = o["partners"]
+            v[rows.to_act[obs.to_act]] = 1.0
+        v[rows.dealer[obs.dealer]] = 1.0
         for side in obs.sides:
             if me in side:
                 for seat in side:
-                    v[block + rot[seat]] = 1.0
-        block = o["hand_sizes"]
-        for seat, size in enumerate(obs.hand_sizes):
-            v[block + rot[seat]] = size / b.hand_size
-        v[o["stock"]] = obs.stock_size / d
-        block = o["signals"]
+                    v[rows.partners[seat]] = 1.0
+        for where, size in zip(rows.hand_sizes, obs.hand_sizes, strict=True):
+            v[where] = size / b.hand_size
+        v[self._stock] = obs.stock_size / b.d
         for record in obs.signals:
-            v[block + rot[record.seat] * len(SIGNAL_NAMES) + _SIGNAL_INDEX[record.signal]] = 1.0
+            v[rows.signals[record.seat] + _SIGNAL_INDEX[record.signal]] = 1.0
         if obs.bids or obs.contract is not None or obs.cantes:
             self._auction(obs, v)
         return vector
 
     def _claimed(
-        self, obs: Observation, history: frozenset[int], in_trick: list[int]
+        self, obs: Observation, history: int, in_trick: list[int]
     ) -> list[tuple[int, set[int]]]:
         """``sampling.known_hands`` of the other seats, as card indices: what the public
         record says each holds, less the cards played."""
         at = self._b.index.get
+        if not (obs.partner_hands or obs.swaps or obs.cantes):  # the turned card's drawer only
+            seat, card = obs.trump_card_drawn  # type: ignore[misc]
+            i = at(card)
+            if i is None or seat == obs.seat or history >> i & 1 or i in in_trick:
+                return []
+            return [(seat, {i})]
         claimed: dict[int, set[int]] = {}
 
         def held(seat: int) -> set[int]:
@@ -653,8 +659,11 @@ class StateEncoder:
             i = at(obs.trump_card_drawn[1])
             if i is not None:
                 held(obs.trump_card_drawn[0]).add(i)
-        gone = history.union(in_trick)
-        return [(seat, cards - gone) for seat, cards in claimed.items() if seat != obs.seat]
+        return [
+            (seat, {i for i in cards if not history >> i & 1 and i not in in_trick})
+            for seat, cards in claimed.items()
+            if seat != obs.seat
+        ]
 
     def _auction(self, obs: Observation, v: Any) -> None:
         """`_encode_auction`'s blocks."""
@@ -688,13 +697,57 @@ class StateEncoder:
 
 
 @attrs.frozen(eq=False)
-class _History:
-    """What one seat's vector owes to the completed tricks: kept by a `StateEncoder`."""
+class _Rows:
+    """Where each seat's entries of the per-seat blocks start, for one observer: in
+    seat order, each at its relative row."""
 
-    tricks: tuple[Trick, ...]
-    #: The vector with the tricks' blocks filled in and nothing else of the view.
-    base: npt.NDArray[np.float32]
-    #: The indices of the cards they hold.
-    cards: frozenset[int]
-    #: Each seat's card points from them.
-    captured: tuple[int, ...]
+    played: tuple[int, ...]
+    trick: tuple[int, ...]
+    known: tuple[int, ...]
+    voids: tuple[int, ...]
+    to_act: tuple[int, ...]
+    dealer: tuple[int, ...]
+    partners: tuple[int, ...]
+    hand_sizes: tuple[int, ...]
+    signals: tuple[int, ...]
+    points: tuple[int, ...]
+
+    @classmethod
+    def of(cls, offset: dict[str, int], d: int, rotation: tuple[int, ...]) -> _Rows:
+        def rows(block: str, size: int) -> tuple[int, ...]:
+            return tuple(offset[block] + row * size for row in rotation)
+
+        return cls(
+            rows("played", d),
+            rows("trick", d),
+            rows("known", d),
+            rows("voids", 4),
+            rows("to_act", 1),
+            rows("dealer", 1),
+            rows("partners", 1),
+            rows("hand_sizes", 1),
+            rows("signals", len(SIGNAL_NAMES)),
+            rows("points", 1),
+        )
+
+
+class _History:
+    """What one seat's vector owes to the completed tricks: kept by a `StateEncoder`, and
+    never changed once made (a plain class: one is made at every trick)."""
+
+    __slots__ = ("base", "captured", "cards", "tricks")
+
+    def __init__(
+        self,
+        tricks: tuple[Trick, ...],
+        base: npt.NDArray[np.float32],
+        cards: int,
+        captured: list[int],
+    ) -> None:
+        self.tricks = tricks
+        #: The vector with the tricks' blocks filled in and nothing else of the view.
+        self.base = base
+        #: The cards they hold, a bit per index in ``rules.cards``.
+        self.cards = cards
+        #: Each seat's card points from them (read, never changed).
+        self.captured = captured

@@ -201,14 +201,16 @@ class BriscaEnv(gymnasium.Env[_Obs, Any]):
         if self._done:
             raise StateError("the episode is over: call reset()")
         chosen = decoded_action(action, self.rules)
-        why = refusal(state, chosen)
-        if why is not None:
+        try:  # `apply` checks the action as `refusal` does: ask why only when it refuses
+            played = apply(state, chosen)
+        except IllegalActionError:
+            why = refusal(state, chosen)
             if self.illegal == "raise":
-                raise IllegalActionError(f"action {action} ({chosen}) is illegal: {why}")
+                raise IllegalActionError(f"action {action} ({chosen}) is illegal: {why}") from None
             self._done = True
             obs = self._observer(state, self.seat, acting=False)
             return obs, self.illegal_reward, True, False, {"illegal_action": why}
-        self._state = state = self._play_bots(apply(state, chosen))
+        self._state = state = self._play_bots(played)
         reward = 0.0
         if state.is_over:
             self._done = True

@@ -189,10 +189,13 @@ class BriscaAEC(AECEnv[str, _Obs, int]):  # type: ignore[misc]
             self._was_dead_step(action)
             return
         chosen = decoded_action(action, self.rules)
-        why = refusal(state, chosen)
-        if why is not None:
-            raise IllegalActionError(f"{agent} cannot take action {action} ({chosen}): {why}")
-        self._state = state = apply(state, chosen)
+        try:  # `apply` checks the action as `refusal` does: ask why only when it refuses
+            self._state = state = apply(state, chosen)
+        except IllegalActionError:
+            why = refusal(state, chosen)
+            raise IllegalActionError(
+                f"{agent} cannot take action {action} ({chosen}): {why}"
+            ) from None
         self._cumulative_rewards[agent] = 0.0
         if state.is_over:
             values = seat_rewards(result(state), self.rules.num_players, self.reward_mode)
