@@ -65,7 +65,14 @@ from brisca.formats.views import observation_to_dict
 from brisca.game.actions import Play
 from brisca.game.cards import Card
 from brisca.game.engine import deal_layout, new_game, observe, refusal, result, step
-from brisca.game.errors import IllegalActionError, NotationError, RulesError, StateError, describe
+from brisca.game.errors import (
+    BriscaError,
+    IllegalActionError,
+    NotationError,
+    RulesError,
+    StateError,
+    describe,
+)
 from brisca.game.events import CardsDrawn
 from brisca.game.presets import preset
 from brisca.game.rng import Generator
@@ -487,18 +494,24 @@ class BriscaObserver:
 
     def set_from(self, state: BriscaState, player: int) -> None:
         """Write `player`'s view of `state` into :attr:`tensor`."""
-        self.tensor.fill(0.0)
         hand = state._hand
         if hand is None:
+            self.tensor.fill(0.0)
             return
         last = self._last
         if last is not None and last[0] is hand and last[1] == player:
             view = last[2]
         else:
-            view = self._encoder.observation(hand.state, player)
+            try:
+                view = self._encoder.observation(hand.state, player)
+            except BriscaError:
+                self.tensor.fill(0.0)  # as it is left by a bad player
+                raise
             self._last = (hand, player, view)
+        # The view fills the tensor up to the information state's own blocks.
         self.tensor[: self._size] = view
         if self.perfect_recall:
+            self.tensor[self._size :] = 0.0
             for card in hand.state.deal.hands[player]:
                 self.dict["dealt"][self._cards[card]] = 1.0
             for tricks, card, _ in hand.draws[player]:
