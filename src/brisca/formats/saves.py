@@ -29,16 +29,15 @@ hidden card: send a seat its :func:`brisca.observe` view instead.
 
 from __future__ import annotations
 
-import collections
 import json
 from fractions import Fraction
 from typing import Any
 
 from brisca.formats.records import FORMAT as RECORD_FORMAT
 from brisca.formats.records import VERSION as RECORD_VERSION
-from brisca.formats.records import GameRecord, record_game, replay
+from brisca.formats.records import GameRecord, read_record_rules, record_game, replay_from
 from brisca.game.actions import parse_action
-from brisca.game.engine import apply
+from brisca.game.engine import apply, new_game
 from brisca.game.errors import (
     BriscaError,
     IllegalActionError,
@@ -46,7 +45,7 @@ from brisca.game.errors import (
     StateError,
     describe,
 )
-from brisca.game.jsonio import Fields, parse
+from brisca.game.jsonio import Fields, only_strings, parse
 from brisca.game.match import (
     MAX_ACTIONS,
     MAX_DEAL_ACTIONS,
@@ -112,6 +111,10 @@ def loads(text: str | bytes) -> Any:
     kind = data.get("format") if isinstance(data, dict) else None
     if kind == MATCH_FORMAT:
         return _read_match(data)  # parsed once, read as loads_match reads it
+    if kind == FORMAT and data.keys() == _USUAL_KEYS:
+        usual = _usual(data)
+        if usual is not None:
+            return usual
     fields = Fields(data, FORMAT)
     if kind == RECORD_FORMAT:
         raise NotationError(
@@ -133,12 +136,46 @@ def loads(text: str | bytes) -> Any:
 
 #: The fields of a saved state: those of a game record but its result and metadata.
 _KEYS = ("format", "version", "rules", "dealer", "hand_number", "seed", "deck", "actions")
+#: The fields :func:`dumps` writes for a hand dealt from a seed.
+_USUAL_KEYS = frozenset(_KEYS) - {"deck"}
+
+
+def _usual(data: dict[str, Any]) -> State | None:
+    """The state a saved state reaches, read without building a `GameRecord`, when it
+    has the shape :func:`dumps` gives a seeded hand, fields of their exact types that
+    no check of the full reader refuses (the rules are read as it reads them, first);
+    else ``None``, and the full reader answers. The replay is the same."""
+    version, dealer, number = data["version"], data["dealer"], data["hand_number"]
+    seed, actions = data["seed"], data["actions"]
+    if not (
+        type(version) is int
+        and version == VERSION
+        and type(data["rules"]) is dict
+        and type(dealer) is int
+        and type(number) is int
+        and number >= 0
+        and type(seed) is int
+        and seed >= 0
+        and type(actions) is list
+        and len(actions) <= MAX_DEAL_ACTIONS
+        and only_strings(actions)
+        and "".join(actions).isascii()  # no lone surrogate, nor any text to doubt
+    ):
+        return None
+    rules, _ = read_record_rules(data["rules"])
+    if not 0 <= dealer < rules.num_players:
+        return None
+    state = new_game(rules, seed=seed, dealer=dealer, hand_number=number)
+    try:
+        return replay_from(state, actions)
+    except IllegalActionError as error:
+        raise StateError(f"no game reaches this state: {error}") from None
 
 
 def _replayed(record: GameRecord) -> State:
     """The state the record's actions reach; an illegal one means no game reaches it."""
     try:
-        return collections.deque(replay(record), maxlen=1)[0]
+        return replay_from(record.initial_state(), record.actions)
     except IllegalActionError as error:
         raise StateError(f"no game reaches this state: {error}") from None
 
