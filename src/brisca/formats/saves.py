@@ -8,7 +8,8 @@ decides, and nothing else needs trusting. A state that play cannot reach has
 no history that leads to it, so it cannot be written in this format at all.
 
 The cost is mostly the replay, one ``apply`` per recorded action: about 0.2 ms
-for a whole 2-player hand on the development machine (``benchmarks/loading.py``).
+for a whole 2-player hand on the development machine, and reading the text adds
+about a quarter to that bare replay (``benchmarks/loading.py``).
 A state is one hand, at most ``MAX_DEAL_ACTIONS`` actions, and its text is read
 by :func:`brisca.game.jsonio.parse` (at most ``MAX_TEXT`` long, and plain JSON: no
 key twice, no lone surrogate), so :func:`loads` costs time linear in the text, at
