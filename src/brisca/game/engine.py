@@ -50,6 +50,7 @@ from brisca.game.state import (
     State,
     Termination,
     build_deal,
+    build_observation,
     build_state,
     build_trick,
     seating_for,
@@ -742,42 +743,45 @@ def observe(state: State | Playable[V, Any], seat: int) -> Observation | V:
     """
     if type(state) is not State:
         return cast(V, _playable(state).observe(seat))
-    table, rules = state.seating, state.rules
+    table = state.seating
+    rules = table.rules
     n = rules.num_players
-    checked_int(seat, "seat", 0, n - 1)
-    public = trump_is_public(state)
+    if type(seat) is not int or not 0 <= seat < n:
+        checked_int(seat, "seat", 0, n - 1)  # refuses it, with the reason
+    public = rules.trump_visibility is _FACE_UP or trump_is_public(state)
     partner_hands: tuple[tuple[int, tuple[Card, ...]], ...] = ()
-    if rules.partner_hand_visibility is PartnerHandVisibility.SHOW_AFTER_DEAL:
+    if rules.partner_hand_visibility is _SHOW_AFTER_DEAL:
         side = table.side_of[seat]
         partners = table.sides[side] if side >= 0 else ()
         partner_hands = tuple((p, state.deal.hands[p]) for p in partners if p != seat)
+    plan = table.plan or _plan(rules)  # a hand-built table has none
     seen: dict[str, Any] = {}
-    for contribution in _plan_of(table).observe:
+    for contribution in plan.observe:
         seen.update(contribution(state, seat))
-    return Observation(
-        **{
-            "seat": seat,
-            "rules": rules,
-            "dealer": state.dealer,
-            "hand_number": state.deal.hand_number,
-            "sides": table.sides,
-            "trump": state.trump if public else None,
-            "trump_card": state.trump_card if public else None,
-            "hand": state.hands[seat],
-            "hand_sizes": tuple(len(h) for h in state.hands),
-            "stock_size": len(state.stock),
-            "trick": state.trick,
-            "tricks": state.tricks,
-            "to_act": state.to_act,
-            "partner_hands": partner_hands,
-            "trump_card_drawn": state.ledger.trump_card_drawn,
-            "voids": (_NO_VOIDS,) * n,
-            **seen,
-        }
+    deal = state.deal
+    return build_observation(
+        seat,
+        rules,
+        state.dealer,
+        deal.hand_number,
+        table.sides,
+        state.trump if public else None,
+        state.trump_card if public else None,
+        state.hands[seat],
+        tuple(map(len, state.hands)),
+        len(state.stock),
+        state.trick,
+        state.tricks,
+        state.to_act,
+        partner_hands,
+        state.ledger.trump_card_drawn,
+        _NO_VOIDS * n,
+        seen,
     )
 
 
-_NO_VOIDS: frozenset[Suit] = frozenset()
+_NO_VOIDS: tuple[frozenset[Suit]] = (frozenset(),)
+_SHOW_AFTER_DEAL = PartnerHandVisibility.SHOW_AFTER_DEAL
 
 
 # An enum member as a module constant: Python 3.11 looks `Enum.MEMBER` up through

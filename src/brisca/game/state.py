@@ -550,8 +550,86 @@ else:
     build_deal = _DealSlots
 
 
+class _ObservationSlots:
+    """The slots of :class:`Observation`, with a plain constructor: see `_StateSlots`.
+
+    Bots and learning environments observe at every decision, and the frozen
+    keyword ``__init__`` of twenty-two fields cost more than the move itself.
+    `extra` holds what the rules' variants add (swaps, signals, an auction...); the
+    other fields keep their defaults, which `_OBSERVATION_DEFAULTS` reads off the class.
+    """
+
+    __slots__ = (
+        "__weakref__",
+        "bids",
+        "black_hand",
+        "cantes",
+        "contract",
+        "dealer",
+        "hand",
+        "hand_number",
+        "hand_sizes",
+        "partner_hands",
+        "rules",
+        "seat",
+        "sides",
+        "signals",
+        "stock_size",
+        "swaps",
+        "to_act",
+        "trick",
+        "tricks",
+        "trump",
+        "trump_card",
+        "trump_card_drawn",
+        "voids",
+    )
+
+    def __init__(
+        self,
+        seat: Seat,
+        rules: Rules,
+        dealer: Seat,
+        hand_number: int,
+        sides: tuple[tuple[Seat, ...], ...],
+        trump: Suit | None,
+        trump_card: Card | None,
+        hand: tuple[Card, ...],
+        hand_sizes: tuple[int, ...],
+        stock_size: int,
+        trick: tuple[Played, ...],
+        tricks: tuple[Trick, ...],
+        to_act: Seat | None,
+        partner_hands: tuple[tuple[Seat, tuple[Card, ...]], ...],
+        trump_card_drawn: tuple[Seat, Card] | None,
+        voids: tuple[frozenset[Suit], ...],
+        extra: dict[str, Any],
+    ) -> None:
+        self.seat = seat
+        self.rules = rules
+        self.dealer = dealer
+        self.hand_number = hand_number
+        self.sides = sides
+        self.trump = trump
+        self.trump_card = trump_card
+        self.hand = hand
+        self.hand_sizes = hand_sizes
+        self.stock_size = stock_size
+        self.trick = trick
+        self.tricks = tricks
+        self.to_act = to_act
+        self.partner_hands = partner_hands
+        self.trump_card_drawn = trump_card_drawn
+        self.voids = voids
+        for name, value in _OBSERVATION_DEFAULTS:
+            setattr(self, name, value)
+        for name, value in extra.items():
+            setattr(self, name, value)
+        self.__class__ = Observation
+
+
 @attrs.frozen(kw_only=True)
-class Observation:
+class Observation(_ObservationSlots):
     """What one seat may know of a hand. Equal exactly when that knowledge is equal.
 
     The engine builds it by keyword: the core fields, then what each variant the
@@ -610,6 +688,23 @@ class Observation:
                 if t.winner in side:
                     totals[index] += t.points
         return tuple(totals)
+
+
+# The fields the plain constructor does not take, with their defaults (all immutable).
+_OBSERVATION_DEFAULTS = tuple(
+    (f.name, f.default)
+    for f in attrs.fields(Observation)
+    if f.default is not attrs.NOTHING
+    and f.name not in ("hand_number", "partner_hands", "trump_card_drawn", "voids")
+)
+assert not any(isinstance(value, attrs.Factory) for _, value in _OBSERVATION_DEFAULTS)  # type: ignore[arg-type]
+
+if TYPE_CHECKING:
+
+    def build_observation(*fields: Any) -> Observation: ...
+else:
+    # An Observation from its core fields and what the variants add.
+    build_observation = _ObservationSlots
 
 
 class Termination(enum.Enum):
