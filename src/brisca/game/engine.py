@@ -51,6 +51,7 @@ from brisca.game.state import (
     Termination,
     build_deal,
     build_observation,
+    build_result,
     build_state,
     build_trick,
     seating_for,
@@ -708,23 +709,10 @@ def result(state: State | Playable[Any, R]) -> HandResult | R:
         top = max(points)
         tied = tuple(i for i, p in enumerate(points) if p == top)
     if len(tied) == 1:
-        return HandResult(
-            termination=_PLAYED_OUT,
-            sides=table.sides,
-            points=points,
-            winner=tied[0],
-            last_trick=last,
-        )
+        return build_result(_PLAYED_OUT, table.sides, points, tied[0], (), False, last, None)
     tie = rules.tie_rule
-    return HandResult(
-        termination=_PLAYED_OUT,
-        sides=table.sides,
-        points=points,
-        winner=last if tie is _LAST_TRICK and last in tied else None,
-        tied=tied,
-        replay=tie in _REPLAYS,
-        last_trick=last,
-    )
+    winner = last if tie is _LAST_TRICK and last in tied else None
+    return build_result(_PLAYED_OUT, table.sides, points, winner, tied, tie in _REPLAYS, last, None)
 
 
 @overload

@@ -702,6 +702,7 @@ assert not any(isinstance(value, attrs.Factory) for _, value in _OBSERVATION_DEF
 if TYPE_CHECKING:
 
     def build_observation(*fields: Any) -> Observation: ...
+    def build_result(*fields: Any) -> HandResult: ...
 else:
     # An Observation from its core fields and what the variants add.
     build_observation = _ObservationSlots
@@ -743,8 +744,47 @@ class ContractResult:
     seat_scores: tuple[int, ...]
 
 
+class _HandResultSlots:
+    """The slots of :class:`HandResult`, with a plain constructor: see `_StateSlots`.
+    Every playout ends with a result, and the frozen keyword ``__init__`` was a
+    tenth of what a finished hand's `step` costs."""
+
+    __slots__ = (
+        "__weakref__",
+        "details",
+        "last_trick",
+        "points",
+        "replay",
+        "sides",
+        "termination",
+        "tied",
+        "winner",
+    )
+
+    def __init__(
+        self,
+        termination: Termination,
+        sides: tuple[tuple[Seat, ...], ...],
+        points: tuple[int, ...],
+        winner: int | None,
+        tied: tuple[int, ...],
+        replay: bool,
+        last_trick: int | None,
+        details: BlackHandWin | ContractResult | None,
+    ) -> None:
+        self.termination = termination
+        self.sides = sides
+        self.points = points
+        self.winner = winner
+        self.tied = tied
+        self.replay = replay
+        self.last_trick = last_trick
+        self.details = details
+        self.__class__ = HandResult
+
+
 @attrs.frozen(kw_only=True)
-class HandResult:
+class HandResult(_HandResultSlots):
     """How a finished hand came out: how it ended, the points and the winner, and
     what the variant that ended it adds (`details`). Built by keyword."""
 
@@ -774,3 +814,8 @@ class HandResult:
     def black_hand(self) -> Seat | None:
         """The seat whose black hand won, else ``None``."""
         return self.details.seat if isinstance(self.details, BlackHandWin) else None
+
+
+if not TYPE_CHECKING:
+    # A HandResult from its eight fields in order (`_HandResultSlots`).
+    build_result = _HandResultSlots

@@ -1,5 +1,5 @@
-"""`observe` builds its Observation through a plain slots constructor, for speed: the
-view must be exactly what the frozen keyword constructor gives, and a full value."""
+"""`observe` and `result` build their values through plain slots constructors, for
+speed: each must be exactly what the frozen keyword constructor gives, and a full value."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ import pytest
 import brisca
 from brisca.game.engine import _plan_of, trump_is_public
 from brisca.game.rules import PartnerHandVisibility
-from brisca.game.state import Observation, State
+from brisca.game.state import HandResult, Observation, State
 
 
 def reference_observe(state: State, seat: int) -> Observation:
@@ -92,3 +92,50 @@ def test_observe_refuses_a_seat_that_is_not_one(seat: object) -> None:
     state = brisca.new_game(brisca.preset("spanish-4p"), seed=1)
     with pytest.raises(brisca.StateError, match="seat"):
         brisca.observe(state, seat)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("name", sorted(brisca.PRESETS))
+def test_a_result_is_the_keyword_constructors_value(name: str) -> None:
+    """Every field set, in its place: the same value, hash and pickle as by keyword."""
+    rules = brisca.preset(name)
+    for seed in range(12):
+        rng = random.Random(seed)
+        state = brisca.new_game(rules, seed=seed)
+        while not state.is_over:
+            state = brisca.apply(state, rng.choice(brisca.legal_actions(state)))
+        outcome = brisca.result(state)
+        made = {f.name: getattr(outcome, f.name) for f in attrs.fields(HandResult)}
+        again = HandResult(**made)
+        assert type(outcome) is HandResult and outcome == again and hash(outcome) == hash(again)
+        assert pickle.loads(pickle.dumps(outcome)) == outcome
+        assert attrs.evolve(outcome, winner=outcome.winner) == outcome
+        assert outcome.points == state.side_points and outcome.sides == state.sides
+        if outcome.tied:
+            assert len(outcome.tied) > 1 and outcome.replay == rules.tie_rule.value.startswith(
+                "replay"
+            )
+        with pytest.raises(attrs.exceptions.FrozenInstanceError):
+            outcome.winner = None  # type: ignore[misc]
+
+
+@pytest.mark.parametrize("tie", list(brisca.TieRule))
+def test_a_tied_result_sets_its_tie_fields_by_the_tie_rule_spec_2_6(tie: brisca.TieRule) -> None:
+    rules = attrs.evolve(brisca.preset("spanish-2p"), tie_rule=tie)
+    for seed in range(2000):
+        rng = random.Random(seed)
+        state = brisca.new_game(rules, seed=seed)
+        while not state.is_over:
+            state = brisca.apply(state, rng.choice(brisca.legal_actions(state)))
+        outcome = brisca.result(state)
+        if outcome.tied:
+            break
+    else:
+        pytest.fail("no tie in 2,000 random hands")
+    last = state.seating.side_of[state.tricks[-1].winner]
+    assert outcome.points == (60, 60) and outcome.tied == (0, 1)
+    assert outcome.last_trick == last
+    assert outcome.winner == (last if tie is brisca.TieRule.LAST_TRICK else None)
+    assert outcome.replay is (tie in (brisca.TieRule.REPLAY, brisca.TieRule.REPLAY_DOUBLE_STAKE))
+    assert outcome == HandResult(
+        **{f.name: getattr(outcome, f.name) for f in attrs.fields(HandResult)}
+    )
