@@ -566,7 +566,8 @@ def _advance(state: State, action: Action | str, log: list[Event]) -> State:
         log.append(_revealed(after))
     if after.is_over:
         outcome = result(after)
-        log.append(HandEnded(outcome.points, outcome.winner, outcome.void))
+        ended = (outcome.points, outcome.winner, outcome.void)
+        log.append(_ENDED.get(ended) or _event(_ENDED, HandEnded, *ended))
     return after
 
 
@@ -591,11 +592,12 @@ def _revealed(state: State) -> TrumpRevealed:
     return TrumpRevealed(suit, card)
 
 
-# The events of plays, draws and tricks, made once each: they are values, few (seats by
-# cards, or by points and trick), and a step makes several, so `step` reuses them.
+# The events of plays, draws, tricks and hand ends, made once each: they are values, few
+# (seats by cards, or by points and trick), and a step makes several, so `step` reuses them.
 _PLAYED: dict[tuple[Any, ...], Event] = {}
 _WON: dict[tuple[Any, ...], Event] = {}
 _DRAWN: dict[tuple[Any, ...], Event] = {}
+_ENDED: dict[tuple[Any, ...], Event] = {}
 
 
 def _event(made: dict[tuple[Any, ...], Event], kind: Callable[..., Event], *fields: Any) -> Event:
