@@ -654,11 +654,15 @@ def _play(state: State, action: Play, log: Log, plan: _Plan) -> State:
             for k, drawer in enumerate(order):
                 hands[drawer] += (stock[k],)
         else:
+            turned = state.trump_card
             for k, drawer in enumerate(order):
                 card = stock[k]
                 hands[drawer] += (card,)
-                drawn = (drawer, card, card is state.trump_card)
-                log.append(_DRAWN.get(drawn) or _event(_DRAWN, CardsDrawn, *drawn))
+                if card is turned:  # once a hand: the turned card, drawn in view
+                    log.append(CardsDrawn(drawer, card, True))
+                else:
+                    drawn = (drawer, card)
+                    log.append(_DRAWN.get(drawn) or _event(_DRAWN, CardsDrawn, *drawn))
         stock = stock[len(order) :]
     after = build_state(
         table,
