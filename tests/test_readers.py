@@ -68,7 +68,7 @@ def _assert_linear(
     """
     small, large = make(n), make(2 * n)
     assert len(large) > 1.8 * len(small) or not grows
-    assert_linear(lambda: _seconds(read, small, 3), lambda: _seconds(read, large, 3))
+    assert_linear(lambda: _seconds(read, small), lambda: _seconds(read, large))
 
 
 def _repeat(item: str, n: int) -> str:
