@@ -499,7 +499,7 @@ class BriscaObserver:
             self.tensor.fill(0.0)
             return
         last = self._last
-        if last is not None and last[0] is hand and last[1] == player:
+        if last is not None and last[0] is hand and type(player) is int and last[1] == player:
             view = last[2]
         else:
             try:

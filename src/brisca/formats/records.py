@@ -84,7 +84,7 @@ from brisca.game.errors import (
     StateError,
     describe,
 )
-from brisca.game.jsonio import Fields, only_strings, parse, refuse_lone_surrogates
+from brisca.game.jsonio import Fields, only_strings, parse, plain_json, refuse_lone_surrogates
 from brisca.game.match import MAX_DEAL_ACTIONS
 from brisca.game.presets import (
     PRESETS,
@@ -424,6 +424,8 @@ def read_record_rules(data: dict[str, Any]) -> tuple[Rules, str | None]:
         NotationError: neither form, or a field of the wrong type.
         RulesError: an unknown preset, or options the rules refuse.
     """
+    if not plain_json(data):  # a subclass or tuple writes as plain JSON: read it uncached
+        return read_rules(data)
     try:
         key = _KEY_TEXT(data)
     except (TypeError, ValueError, RecursionError):  # not plain JSON: read it uncached
@@ -645,9 +647,15 @@ def replay_from(state: State, texts: Sequence[str]) -> State:
     :func:`replay` gives, with its errors, without the states between.
 
     Raises:
-        NotationError: an action cannot be read; the message gives its index.
+        StateError: `state` is not a `State`.
+        NotationError: `texts` is not a list or tuple, or an action cannot be read; the
+            message gives its index.
         IllegalActionError: an action is illegal; the message gives its index and why.
     """
+    if type(state) is not State:
+        raise StateError(f"replay_from needs a brisca.State, got {describe(state)}")
+    if not isinstance(texts, (list, tuple)):
+        raise NotationError(f"the actions must be a list of notation, got {describe(texts)}")
     actions = None
     if only_strings(texts):  # plain text, which reading can fail only with NotationError
         # On a NotationError, the loop below finds which fails, or an illegal action before.

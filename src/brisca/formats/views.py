@@ -99,8 +99,10 @@ def events_to_dicts(events: Iterable[Event]) -> list[dict[str, Any]]:
     [{'type': 'card_played', 'seat': 0, 'card': '3C'}]
 
     Raises:
-        StateError: an item is not an event.
+        StateError: `events` is not a sequence of events.
     """
+    if isinstance(events, (str, bytes)) or not isinstance(events, Iterable):
+        raise StateError(f"expected an iterable of brisca events, got {describe(events)}")
     out = []
     for event in events:
         kind = type(event)
@@ -319,13 +321,36 @@ def _hand_record(value: Any) -> Any:
     if known is not None and known[0] is value:
         return _copied(known[1])
     data = _convert(value)
-    if attrs.has(type(value.result)):  # a hand-built record may hold anything
+    if _immutable(value, 4096):  # a hand-built record may hold a list, changed later
         with _LOCK:
             while len(_DONE) >= _CACHE:
                 del _DONE[next(iter(_DONE))]
             _DONE[id(value)] = (value, data)
         return _copied(data)
     return data
+
+
+def _immutable(value: Any, budget: int) -> bool:
+    """Whether `value` is made only of values that never change (attrs values of the
+    library, tuples, frozensets, scalars, cards, enums, fractions), within `budget`."""
+    stack = [value]
+    while stack:
+        budget -= 1
+        if budget < 0:
+            return False
+        item = stack.pop()
+        kind = type(item)
+        if kind is tuple or kind is frozenset:
+            stack.extend(item)
+        elif attrs.has(kind) and kind.__module__.startswith("brisca."):
+            stack.extend(getattr(item, f.name) for f in attrs.fields(kind))
+        elif not (
+            item is None
+            or kind in (int, str, bool, float, Card, Fraction)
+            or isinstance(item, enum.Enum)
+        ):
+            return False
+    return True
 
 
 def _copied(data: Any) -> Any:

@@ -350,8 +350,10 @@ def parse_actions(texts: Sequence[str]) -> tuple[Action, ...]:
     is canonical notation read before, as in a replay.
 
     Raises:
-        NotationError: a text is no action (the first such).
+        NotationError: `texts` is not a list or tuple, or a text is no action (the first such).
     """
+    if not isinstance(texts, (list, tuple)):
+        raise NotationError(f"the actions must be a list or tuple of texts, got {describe(texts)}")
     if len(texts) >= 2 and set(map(type, texts)) == {str}:  # a subclass may hash otherwise
         try:
             found: tuple[Action, ...] = operator.itemgetter(*texts)(_READ)

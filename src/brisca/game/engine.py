@@ -566,8 +566,11 @@ def _advance(state: State, action: Action | str, log: list[Event]) -> State:
         log.append(_revealed(after))
     if after.is_over:
         outcome = result(after)
-        ended = (outcome.points, outcome.winner, outcome.void)
-        log.append(_ENDED.get(ended) or _event(_ENDED, HandEnded, *ended))
+        ended = (outcome.points, outcome.winner)
+        if outcome.void:  # rare, and a flag, which the reused events' keys never hold
+            log.append(HandEnded(outcome.points, outcome.winner, True))
+        else:
+            log.append(_ENDED.get(ended) or _event(_ENDED, HandEnded, *ended))
     return after
 
 
@@ -601,10 +604,21 @@ _ENDED: dict[tuple[Any, ...], Event] = {}
 
 
 def _event(made: dict[tuple[Any, ...], Event], kind: Callable[..., Event], *fields: Any) -> Event:
-    if len(made) >= 65536:  # a bound for hand-built states' odd seats; real play needs few
-        made.clear()
-    event = made[fields] = kind(*fields)
+    event = kind(*fields)
+    # Kept only when made of exact ints and cards: 1.0 and True equal 1 as keys, and a
+    # hand-built state's odd values must not come back in another game's events.
+    if all(type(f) in _KEY_TYPES or _int_tuple(f) for f in fields):
+        if len(made) >= 65536:  # a bound for hand-built states' odd seats; real play needs few
+            made.clear()
+        made[fields] = event
     return event
+
+
+_KEY_TYPES = frozenset({int, Card, type(None)})
+
+
+def _int_tuple(value: object) -> bool:
+    return type(value) is tuple and all(type(v) is int for v in value)
 
 
 def _play(state: State, action: Play, log: Log, plan: _Plan) -> State:

@@ -57,6 +57,7 @@ __all__ = [
     "depth",
     "only_strings",
     "parse",
+    "plain_json",
     "readable",
     "refuse_lone_surrogates",
 ]
@@ -140,6 +141,37 @@ def only_strings(items: Sequence[object]) -> bool:
     """Whether every item of `items` (a list or tuple) is a str, not a subclass: a
     check at C speed, for the long lists of notation a document holds."""
     return not items or set(map(type, items)) == {str}
+
+
+_SCALARS = (str, int, float, bool, type(None))
+
+
+def plain_json(data: object, budget: int = 4096) -> bool:
+    """Whether `data` is made of exact JSON types only (what :func:`parse` gives), within
+    `budget` values: only such data may share a cache entry by its JSON text, since a
+    str subclass or an IntEnum writes the same text as the plain value.
+
+    >>> plain_json({"preset": "spanish-2p", "overrides": {"match_target": 5}})
+    True
+    >>> plain_json({"preset": "spanish-2p", "overrides": {"removed_cards": ("1O",)}})
+    False
+    """
+    stack: list[Any] = [data]
+    while stack:
+        budget -= 1
+        if budget < 0:
+            return False
+        value = stack.pop()
+        kind = type(value)
+        if kind is dict:
+            if any(type(k) is not str for k in value):
+                return False
+            stack.extend(value.values())
+        elif kind is list:
+            stack.extend(value)
+        elif kind not in _SCALARS:
+            return False
+    return True
 
 
 def refuse_lone_surrogates(data: object, what: str) -> None:

@@ -15,7 +15,7 @@ from typing import Any
 import attrs
 
 from brisca.game.errors import BriscaError, RulesError, describe
-from brisca.game.jsonio import Fields
+from brisca.game.jsonio import Fields, plain_json
 from brisca.game.rules import SWAP_BUNDLES, Rules
 
 __all__ = [
@@ -178,9 +178,15 @@ def rules_to_dict(rules: Rules, against: str | None = None) -> dict[str, Any]:
         raise RulesError(f"expected a brisca.Rules, got {describe(rules)}")
     if against is None:
         against, overrides = _nearest(rules)
-        return {"preset": against, "overrides": dict(overrides)}
+        return {"preset": against, "overrides": _fresh(overrides)}
     preset(against)  # refuses what is not a preset's name, before the cache hashes it
-    return {"preset": against, "overrides": dict(_against(rules, against))}
+    return {"preset": against, "overrides": _fresh(_against(rules, against))}
+
+
+def _fresh(overrides: tuple[tuple[str, Any], ...]) -> dict[str, Any]:
+    """Cached overrides as the caller's own dict: list values (``removed_cards``,
+    ``chiamata_scores``) copied, so no edit of one result shows in another."""
+    return {k: list(v) if type(v) is list else v for k, v in overrides}
 
 
 @functools.lru_cache(maxsize=256)  # a store writes the same rules at every move
@@ -224,10 +230,12 @@ _RULES_READ: dict[str, Rules] = {}
 
 
 def _build_rules(options: dict[Any, Any]) -> Rules:
-    try:
-        key: str | None = json.dumps(options, sort_keys=True)
-    except (TypeError, ValueError):  # an int too long to write: no cache for it
-        key = None
+    key: str | None = None  # no cache for what is not plain JSON: its text may pass for it
+    if plain_json(options):
+        try:
+            key = json.dumps(options, sort_keys=True)
+        except (TypeError, ValueError):  # an int too long to write: no cache for it
+            key = None
     known = None if key is None else _RULES_READ.get(key)
     if known is not None:
         return known

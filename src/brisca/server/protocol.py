@@ -251,7 +251,9 @@ def _tricks_from(table: Table, since: Sent | None) -> int | None:
         return 0
     tricks = hand.tricks
     count = since.tricks
-    if count > len(tricks) or (count and not _same(tricks[count - 1], since.last)):
+    if type(count) is not int or not 0 <= count <= len(tricks):
+        return 0  # a Sent that no update made: in doubt, the whole view
+    if count and not _same(tricks[count - 1], since.last):
         return 0
     return count
 
