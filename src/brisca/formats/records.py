@@ -625,7 +625,13 @@ def replay(record: GameRecord) -> Iterator[State]:
         raise NotationError(f"expected a GameRecord, got {type(record).__name__}")
     state = record.initial_state()
     yield state
-    for index, text in enumerate(record.actions):
+    yield from _played(state, record.actions)
+
+
+def _played(state: State, texts: Sequence[str]) -> Iterator[State]:
+    """Each state after `state` as the actions `texts` write are read and played, with
+    errors that name the action."""
+    for index, text in enumerate(texts):
         try:
             action = parse_action(text)
         except NotationError as error:
@@ -669,16 +675,10 @@ def replay_from(state: State, texts: Sequence[str]) -> State:
         except IllegalActionError as error:
             raise IllegalActionError(_at(index, texts[index], error)) from None
         return state
-    for index, text in enumerate(texts):
-        try:
-            action = parse_action(text)
-        except NotationError as error:
-            raise NotationError(_at(index, text, error)) from None
-        try:
-            state = apply(state, action)
-        except IllegalActionError as error:
-            raise IllegalActionError(_at(index, text, error)) from None
-    return state
+    last = state
+    for last in _played(state, texts):  # noqa: B007 (the last one)
+        pass
+    return last
 
 
 def final_state(record: GameRecord | str | bytes) -> State:
