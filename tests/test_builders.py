@@ -10,6 +10,7 @@ from typing import Any
 
 import attrs
 import pytest
+from helpers import find_finished
 
 import brisca
 from brisca.game.engine import _plan_of, trump_is_public
@@ -121,16 +122,8 @@ def test_a_result_is_the_keyword_constructors_value(name: str) -> None:
 @pytest.mark.parametrize("tie", list(brisca.TieRule))
 def test_a_tied_result_sets_its_tie_fields_by_the_tie_rule_spec_2_6(tie: brisca.TieRule) -> None:
     rules = attrs.evolve(brisca.preset("spanish-2p"), tie_rule=tie)
-    for seed in range(2000):
-        rng = random.Random(seed)
-        state = brisca.new_game(rules, seed=seed)
-        while not state.is_over:
-            state = brisca.apply(state, rng.choice(brisca.legal_actions(state)))
-        outcome = brisca.result(state)
-        if outcome.tied:
-            break
-    else:
-        pytest.fail("no tie in 2,000 random hands")
+    state = find_finished(rules, lambda final: bool(brisca.result(final).tied), tries=2000)
+    outcome = brisca.result(state)
     last = state.seating.side_of[state.tricks[-1].winner]
     assert outcome.points == (60, 60) and outcome.tied == (0, 1)
     assert outcome.last_trick == last

@@ -9,7 +9,6 @@ preset, of hands and of whole matches.
 
 from __future__ import annotations
 
-import enum
 import json
 import random
 from fractions import Fraction
@@ -21,38 +20,16 @@ import pytest
 import brisca
 from brisca.formats import views
 from brisca.formats.views import observation_to_dict
-from brisca.game.actions import ACTION_TYPES
 from brisca.game.cards import Card
+from brisca.game.jsonio import readable
 from brisca.game.match import MatchObservation
 from brisca.game.presets import rules_to_dict
 from brisca.game.rules import Rules
 from brisca.game.state import Observation
 
 
-def oracle_readable(value: object) -> Any:
-    """`brisca.game.jsonio.readable` as it was when the fast writer was written."""
-    if value is None or isinstance(value, (bool, int, float, str)):
-        return value
-    if isinstance(value, Card):
-        return value.code
-    if isinstance(value, enum.Enum):
-        return value.value
-    if isinstance(value, Fraction):
-        return [value.numerator, value.denominator]
-    if isinstance(value, (frozenset, set)):
-        return sorted((oracle_readable(v) for v in value), key=str)
-    if isinstance(value, (tuple, list)):
-        return [oracle_readable(v) for v in value]
-    if type(value) in ACTION_TYPES:
-        return str(value)
-    if attrs.has(type(value)):
-        kind: Any = type(value)
-        return {f.name: oracle_readable(getattr(value, f.name)) for f in attrs.fields(kind)}
-    return str(value)
-
-
 def _oracle_value(value: object) -> Any:
-    return rules_to_dict(value) if isinstance(value, Rules) else oracle_readable(value)
+    return rules_to_dict(value) if isinstance(value, Rules) else readable(value)
 
 
 def _oracle_fields(value: Any, kind: Any) -> dict[str, Any]:
@@ -66,7 +43,7 @@ def _oracle_hand(observation: Observation) -> dict[str, Any]:
 
 
 def oracle(observation: Observation | MatchObservation) -> dict[str, Any]:
-    """observation_to_dict as it was: the generic path."""
+    """observation_to_dict as it was: the generic path, the library's `readable`."""
     if isinstance(observation, MatchObservation):
         out = _oracle_fields(observation, MatchObservation)
         if observation.current is not None:
