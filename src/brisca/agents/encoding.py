@@ -65,7 +65,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from brisca.agents.sampling import knowledge
+from brisca.agents.sampling import knowledge, known_hands
 from brisca.game.actions import (
     SIGNAL_NAMES,
     Action,
@@ -88,7 +88,6 @@ from brisca.game.rules import Rules
 from brisca.game.state import Observation, State, Trick
 from brisca.game.variants import VARIANTS, owner
 from brisca.game.variants.auction import MAX_BID
-from brisca.game.variants.cantes import pair
 
 if TYPE_CHECKING:
     import numpy as np
@@ -632,7 +631,8 @@ class StateEncoder:
         self, obs: Observation, history: int, in_trick: list[int]
     ) -> list[tuple[int, set[int]]]:
         """``sampling.known_hands`` of the other seats, as card indices: what the public
-        record says each holds, less the cards played."""
+        record says each holds, less the cards played (`history` and `in_trick`, which
+        the common case, the turned card's drawer alone, reads without the sampler)."""
         at = self._b.index.get
         if not (obs.partner_hands or obs.swaps or obs.cantes):  # the turned card's drawer only
             seat, card = obs.trump_card_drawn  # type: ignore[misc]
@@ -640,29 +640,12 @@ class StateEncoder:
             if i is None or seat == obs.seat or history >> i & 1 or i in in_trick:
                 return []
             return [(seat, {i})]
-        claimed: dict[int, set[int]] = {}
-
-        def held(seat: int) -> set[int]:
-            return claimed.setdefault(seat, set())
-
-        for seat, dealt in obs.partner_hands:
-            held(seat).update(i for i in map(at, dealt) if i is not None)
-        for swap in obs.swaps:  # in the order made, so a card given on is followed
-            cards = held(swap.seat)
-            given, taken = at(swap.given), at(swap.taken)
-            cards.discard(given)
-            if taken is not None:
-                cards.add(taken)
-        for cante in obs.cantes:
-            held(cante.seat).update(i for i in map(at, pair(cante.suit)) if i is not None)
-        if obs.trump_card_drawn is not None:
-            i = at(obs.trump_card_drawn[1])
-            if i is not None:
-                held(obs.trump_card_drawn[0]).add(i)
+        # Shown hands, swaps and cantes: the sampler's own rule, which also takes out
+        # the cards played.
         return [
-            (seat, {i for i in cards if not history >> i & 1 and i not in in_trick})
-            for seat, cards in claimed.items()
-            if seat != obs.seat
+            (seat, {i for i in map(at, cards) if i is not None})
+            for seat, cards in enumerate(known_hands(obs))
+            if seat != obs.seat and cards
         ]
 
     def _auction(self, obs: Observation, v: Any) -> None:
