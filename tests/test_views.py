@@ -9,6 +9,7 @@ preset, of hands and of whole matches.
 
 from __future__ import annotations
 
+import enum
 import json
 import random
 from fractions import Fraction
@@ -20,16 +21,39 @@ import pytest
 import brisca
 from brisca.formats import views
 from brisca.formats.views import observation_to_dict
+from brisca.game.actions import ACTION_TYPES
 from brisca.game.cards import Card
-from brisca.game.jsonio import readable
 from brisca.game.match import MatchObservation
 from brisca.game.presets import rules_to_dict
 from brisca.game.rules import Rules
 from brisca.game.state import Observation
 
 
+def oracle_readable(value: object) -> Any:
+    """`brisca.game.jsonio.readable` as it was before it dispatched on the type: the
+    chain of tests, value by value, which the views and `readable` itself must match."""
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    if isinstance(value, Card):
+        return value.code
+    if isinstance(value, enum.Enum):
+        return value.value
+    if isinstance(value, Fraction):
+        return [value.numerator, value.denominator]
+    if isinstance(value, (frozenset, set)):
+        return sorted((oracle_readable(v) for v in value), key=str)
+    if isinstance(value, (tuple, list)):
+        return [oracle_readable(v) for v in value]
+    if type(value) in ACTION_TYPES:
+        return str(value)
+    if attrs.has(type(value)):
+        kind: Any = type(value)
+        return {f.name: oracle_readable(getattr(value, f.name)) for f in attrs.fields(kind)}
+    return str(value)
+
+
 def _oracle_value(value: object) -> Any:
-    return rules_to_dict(value) if isinstance(value, Rules) else readable(value)
+    return rules_to_dict(value) if isinstance(value, Rules) else oracle_readable(value)
 
 
 def _oracle_fields(value: Any, kind: Any) -> dict[str, Any]:
@@ -43,7 +67,7 @@ def _oracle_hand(observation: Observation) -> dict[str, Any]:
 
 
 def oracle(observation: Observation | MatchObservation) -> dict[str, Any]:
-    """observation_to_dict as it was: the generic path, the library's `readable`."""
+    """observation_to_dict as it was: the generic path."""
     if isinstance(observation, MatchObservation):
         out = _oracle_fields(observation, MatchObservation)
         if observation.current is not None:
@@ -53,6 +77,35 @@ def oracle(observation: Observation | MatchObservation) -> dict[str, Any]:
         out["hand_number"] = observation.hand_number
         return out
     return _oracle_hand(observation)
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        None,
+        True,
+        3,
+        2.5,
+        "x",
+        Card.parse("3C"),
+        brisca.Suit.OROS,
+        brisca.TieRule.DRAW,
+        Fraction(1, 3),
+        frozenset({"b", "a"}),
+        {2, 1},
+        ((1, Card.parse("1O")), [Fraction(2, 4)]),
+        brisca.Play(Card.parse("3C")),
+        brisca.preset("spanish-2p"),
+        brisca.game.events.CardPlayed(0, Card.parse("3C")),
+        object,
+        b"bytes",
+    ],
+)
+def test_readable_writes_each_value_as_the_chain_of_tests_did(value: object) -> None:
+    from brisca.game.jsonio import readable
+
+    assert readable(value) == oracle_readable(value)
+    assert readable(value) == oracle_readable(value)  # the type's handler, once found
 
 
 def same(observation: Observation | MatchObservation) -> None:

@@ -22,7 +22,6 @@ from typing import Any
 
 import attrs
 
-from brisca.game.actions import ACTION_TYPES
 from brisca.game.cards import Card, Suit
 from brisca.game.errors import StateError, as_state_error, checked_int, describe
 from brisca.game.events import Event
@@ -117,7 +116,7 @@ def events_to_dicts(events: Iterable[Event]) -> list[dict[str, Any]]:
         name, names = form
         data = {"type": name}
         for field in names:
-            data[field] = _convert(getattr(event, field))
+            data[field] = readable(getattr(event, field))
         out.append(data)
     return out
 
@@ -157,67 +156,6 @@ def _hand_dict(observation: Observation, rules: bool, tricks_from: int | None) -
 
 
 # ---------------------------------------------------------------------------
-# The generic converter: `readable`, dispatched on the exact type, with the handler
-# for each type worked out once from the order of readable's own tests.
-
-_HANDLERS: dict[type, Converter] = {}
-
-
-def _convert(value: Any) -> Any:
-    """What `brisca.game.jsonio.readable` gives for `value`, without its chain of tests."""
-    handler = _HANDLERS.get(type(value))
-    if handler is None:
-        handler = _HANDLERS.setdefault(type(value), _handler(type(value)))
-    return handler(value)
-
-
-def _same(value: Any) -> Any:
-    return value
-
-
-def _code(card: Card) -> str:
-    return card.code
-
-
-def _enum(value: enum.Enum) -> Any:
-    return value.value
-
-
-def _fraction(value: Fraction) -> list[int]:
-    return [value.numerator, value.denominator]
-
-
-def _set(value: frozenset[Any]) -> list[Any]:
-    return sorted((_convert(v) for v in value), key=str)
-
-
-def _sequence(value: tuple[Any, ...]) -> list[Any]:
-    return [_convert(v) for v in value]
-
-
-def _handler(kind: type) -> Converter:
-    """How `readable` writes a value of type `kind`: its tests, in its order."""
-    if kind is type(None) or issubclass(kind, (bool, int, float, str)):
-        return _same
-    if issubclass(kind, Card):
-        return _code
-    if issubclass(kind, enum.Enum):
-        return _enum
-    if issubclass(kind, Fraction):
-        return _fraction
-    if issubclass(kind, (frozenset, set)):
-        return _set
-    if issubclass(kind, (tuple, list)):
-        return _sequence
-    if kind in ACTION_TYPES:
-        return str  # an action: its notation
-    if attrs.has(kind):
-        names = tuple(f.name for f in attrs.fields(kind))
-        return lambda value: {name: _convert(getattr(value, name)) for name in names}
-    return str
-
-
-# ---------------------------------------------------------------------------
 # Converters for the fields of an observation, each checking the exact types it
 # expects and handing anything else (a hand-built view) to the generic one.
 
@@ -225,46 +163,46 @@ _SCALARS = frozenset({int, str, bool, float, type(None)})
 
 
 def _scalar(value: Any) -> Any:
-    return value if type(value) in _SCALARS else _convert(value)
+    return value if type(value) in _SCALARS else readable(value)
 
 
 def _card(value: Any) -> Any:
-    return value.code if type(value) is Card else _convert(value)
+    return value.code if type(value) is Card else readable(value)
 
 
 def _suit(value: Any) -> Any:
-    return value.value if type(value) is Suit else _convert(value)
+    return value.value if type(value) is Suit else readable(value)
 
 
 def _cards(value: Any) -> Any:
     if type(value) is tuple:
-        return [c.code if type(c) is Card else _convert(c) for c in value]
-    return _convert(value)
+        return [c.code if type(c) is Card else readable(c) for c in value]
+    return readable(value)
 
 
 def _ints(value: Any) -> Any:
     if type(value) is tuple:
-        return [v if type(v) is int else _convert(v) for v in value]
-    return _convert(value)
+        return [v if type(v) is int else readable(v) for v in value]
+    return readable(value)
 
 
 def _sides(value: Any) -> Any:
     """Seats by side (or by seat, for the voids: sets of suits, most often empty)."""
     if type(value) is tuple:
-        return [_ints(side) if type(side) is tuple else _convert(side) for side in value]
-    return _convert(value)
+        return [_ints(side) if type(side) is tuple else readable(side) for side in value]
+    return readable(value)
 
 
 def _voids(value: Any) -> Any:
     if type(value) is tuple:
-        return [[] if type(v) is frozenset and not v else _convert(v) for v in value]
-    return _convert(value)
+        return [[] if type(v) is frozenset and not v else readable(v) for v in value]
+    return readable(value)
 
 
 def _played(value: Any) -> Any:
     """A trick's ``(seat, card)`` pairs."""
     if type(value) is not tuple:
-        return _convert(value)
+        return readable(value)
     out = []
     for pair in value:
         if type(pair) is tuple and len(pair) == 2:
@@ -272,7 +210,7 @@ def _played(value: Any) -> Any:
             if type(seat) is int and type(card) is Card:
                 out.append([seat, card.code])
                 continue
-        out.append(_convert(pair))
+        out.append(readable(pair))
     return out
 
 
@@ -283,7 +221,7 @@ def _nothing(value: Any) -> None:
 
 def _few(value: Any) -> Any:
     """A field that is mostly an empty tuple (swaps, signals, bids...)."""
-    return [] if type(value) is tuple and not value else _convert(value)
+    return [] if type(value) is tuple and not value else readable(value)
 
 
 def _rules(value: Any) -> Any:
@@ -293,7 +231,7 @@ def _rules(value: Any) -> Any:
 def _trick(value: Any) -> Any:
     """A finished trick, written directly when it is the library's own."""
     if type(value) is not Trick or type(value.cards) is not tuple:
-        return _convert(value)
+        return readable(value)
     return {
         "leader": _scalar(value.leader),
         "cards": _played(value.cards),
@@ -305,7 +243,7 @@ def _trick(value: Any) -> Any:
 def _tricks(value: Any) -> Any:
     if type(value) is tuple:
         return [_trick(t) for t in value]
-    return _convert(value)
+    return readable(value)
 
 
 # A finished hand of a match, converted once, by identity (the value is kept, so the
@@ -320,7 +258,7 @@ def _hand_record(value: Any) -> Any:
     known = _DONE.get(id(value))
     if known is not None and known[0] is value:
         return _copied(known[1])
-    data = _convert(value)
+    data = readable(value)
     if _immutable(value, 4096):  # a hand-built record may hold a list, changed later
         with _LOCK:
             while len(_DONE) >= _CACHE:
@@ -365,8 +303,8 @@ def _copied(data: Any) -> Any:
 
 def _hands(value: Any) -> Any:
     if type(value) is tuple:
-        return [_hand_record(h) if type(h) is HandRecord else _convert(h) for h in value]
-    return _convert(value)
+        return [_hand_record(h) if type(h) is HandRecord else readable(h) for h in value]
+    return readable(value)
 
 
 _BY_NAME: dict[str, Converter] = {
@@ -392,12 +330,14 @@ _BY_NAME: dict[str, Converter] = {
     "cantes": _few,
 }
 
-_HAND_FIELDS = tuple((f.name, _BY_NAME.get(f.name, _convert)) for f in attrs.fields(Observation))
+_HAND_FIELDS: tuple[tuple[str, Converter], ...] = tuple(
+    (f.name, _BY_NAME.get(f.name, readable)) for f in attrs.fields(Observation)
+)
 _HAND_FIELDS_NO_RULES = tuple((name, c) for name, c in _HAND_FIELDS if name != "rules")
 _HAND_FIELDS_LATER = tuple((n, _nothing if n == "tricks" else c) for n, c in _HAND_FIELDS)
 _HAND_FIELDS_LATER_NO_RULES = tuple((n, c) for n, c in _HAND_FIELDS_LATER if n != "rules")
 # A match's fields; its hand in progress is written apart (without the rules again).
 _MATCH_BY_NAME: dict[str, Converter] = {"rules": _rules, "hands": _hands, "current": _nothing}
-_MATCH_FIELDS = tuple(
-    (f.name, _MATCH_BY_NAME.get(f.name, _convert)) for f in attrs.fields(MatchObservation)
+_MATCH_FIELDS: tuple[tuple[str, Converter], ...] = tuple(
+    (f.name, _MATCH_BY_NAME.get(f.name, readable)) for f in attrs.fields(MatchObservation)
 )

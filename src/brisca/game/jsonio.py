@@ -40,7 +40,7 @@ import itertools
 import json
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -357,21 +357,59 @@ def readable(value: object) -> Any:
     >>> readable((Card.parse("1O"), frozenset({"b", "a"}), Fraction(1, 2)))
     ['1O', ['a', 'b'], [1, 2]]
     """
-    if value is None or isinstance(value, (bool, int, float, str)):
-        return value
-    if isinstance(value, Card):
-        return value.code
-    if isinstance(value, enum.Enum):
-        return value.value
-    if isinstance(value, Fraction):
-        return [value.numerator, value.denominator]
-    if isinstance(value, (frozenset, set)):
-        return sorted((readable(v) for v in value), key=str)
-    if isinstance(value, (tuple, list)):
-        return [readable(v) for v in value]
-    if type(value) in ACTION_TYPES:
-        return str(value)  # an action: its notation
-    if attrs.has(type(value)):
-        kind: Any = type(value)
-        return {f.name: readable(getattr(value, f.name)) for f in attrs.fields(kind)}
-    return str(value)
+    handler = _HANDLERS.get(type(value))
+    if handler is None:
+        handler = _HANDLERS.setdefault(type(value), _handler(type(value)))
+    return handler(value)
+
+
+# Each type's way of being written, worked out once from the type: a server writes
+# views and events at every move, and a chain of isinstance tests for every value
+# cost most of it. One entry per type the program has, so bounded by the program.
+_HANDLERS: dict[type, Callable[[Any], Any]] = {}
+
+
+def _same(value: Any) -> Any:
+    return value
+
+
+def _code(card: Card) -> str:
+    return card.code
+
+
+def _enum(value: enum.Enum) -> Any:
+    return value.value
+
+
+def _fraction(value: Fraction) -> list[int]:
+    return [value.numerator, value.denominator]
+
+
+def _set(value: frozenset[Any]) -> list[Any]:
+    return sorted((readable(v) for v in value), key=str)
+
+
+def _sequence(value: tuple[Any, ...]) -> list[Any]:
+    return [readable(v) for v in value]
+
+
+def _handler(kind: type) -> Callable[[Any], Any]:
+    """How a value of type `kind` is written: the first of these tests it passes."""
+    if kind is type(None) or issubclass(kind, (bool, int, float, str)):
+        return _same
+    if issubclass(kind, Card):
+        return _code
+    if issubclass(kind, enum.Enum):
+        return _enum
+    if issubclass(kind, Fraction):
+        return _fraction
+    if issubclass(kind, (frozenset, set)):
+        return _set
+    if issubclass(kind, (tuple, list)):
+        return _sequence
+    if kind in ACTION_TYPES:
+        return str  # an action: its notation
+    if attrs.has(kind):
+        names = tuple(f.name for f in attrs.fields(kind))
+        return lambda value: {name: readable(getattr(value, name)) for name in names}
+    return str
