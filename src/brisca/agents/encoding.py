@@ -404,10 +404,11 @@ def legal_mask(state: State) -> list[bool]:
     """
     if type(state) is not State:
         raise StateError(f"expected a brisca.State, got {type(state).__name__}")
-    actions, index = _space(state.rules)
-    mask = [False] * len(actions)
-    for action in legal_actions(state):
-        mask[index[action]] = True
+    with as_state_error("the state"):
+        actions, index = _space(state.rules)
+        mask = [False] * len(actions)
+        for action in legal_actions(state):
+            mask[index[action]] = True
     return mask
 
 

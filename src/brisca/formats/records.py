@@ -82,6 +82,7 @@ from brisca.game.errors import (
     NotationError,
     RulesError,
     StateError,
+    as_state_error,
     describe,
 )
 from brisca.game.jsonio import Fields, only_strings, parse, plain_json, refuse_lone_surrogates
@@ -573,10 +574,11 @@ def record_game(
     """
     if not isinstance(state, State):
         raise StateError(f"expected a brisca.State, got {type(state).__name__}")
-    rules = state.rules
-    if preset is None:
-        preset = preset_name(rules)
-    texts = [str(a) for a in state.history]
+    with as_state_error("the state"):
+        rules = state.rules
+        if preset is None:
+            preset = preset_name(rules)
+        texts = [str(a) for a in state.history]
     if actions is not None:
         if isinstance(actions, (str, bytes)) or not isinstance(actions, Iterable):
             raise NotationError(f"actions must be a sequence of actions, got {describe(actions)}")
@@ -593,21 +595,22 @@ def record_game(
                 )
                 raise IllegalActionError(f"action {index} ({shown}): {error}") from None
             texts.append(str(action))
-    deal = state.deal
-    return GameRecord(
-        rules,
-        state.dealer,
-        texts,
-        seed=deal.seed,
-        deck=None if deal.seed is not None else deal.deck,
-        hand_number=deal.hand_number,
-        preset=preset,
-        result=RecordedResult.of(state) if state.is_over else None,
-        players=players,
-        date=date,
-        event=event,
-        tags=tags,
-    )
+    with as_state_error("the state"):
+        deal = state.deal
+        return GameRecord(
+            rules,
+            state.dealer,
+            texts,
+            seed=deal.seed,
+            deck=None if deal.seed is not None else deal.deck,
+            hand_number=deal.hand_number,
+            preset=preset,
+            result=RecordedResult.of(state) if state.is_over else None,
+            players=players,
+            date=date,
+            event=event,
+            tags=tags,
+        )
 
 
 def replay(record: GameRecord) -> Iterator[State]:

@@ -21,10 +21,12 @@ import attrs
 from brisca.game.actions import Action, Play, parse_action
 from brisca.game.cards import Card, DeckKind, Suit, deck_cards
 from brisca.game.errors import (
+    BARE_ERRORS,
     IllegalActionError,
     NotationError,
     RulesError,
     StateError,
+    as_brisca_error,
     checked_int,
     describe,
 )
@@ -364,14 +366,17 @@ def refusal(state: State, action: object) -> str | None:
     """
     if type(state) is not State:
         raise StateError(f"expected a brisca.State, got {type(state).__name__}")
-    plan = _plan_of(state.seating)
-    reason = _refusal(state, action, plan)
-    if reason is not None and type(action) is str:  # notation: read it, then judge it
-        try:
-            return _refusal(state, parse_action(action), plan)
-        except NotationError as error:
-            return str(error)
-    return reason
+    try:
+        plan = _plan_of(state.seating)
+        reason = _refusal(state, action, plan)
+        if reason is not None and type(action) is str:  # notation: read it, then judge it
+            try:
+                return _refusal(state, parse_action(action), plan)
+            except NotationError as error:
+                return str(error)
+        return reason
+    except BARE_ERRORS as error:
+        raise as_brisca_error("the state", error) from None
 
 
 def _refusal(state: State, action: object, plan: _Plan) -> str | None:
@@ -434,20 +439,23 @@ def legal_actions(state: State | Playable[Any, Any]) -> tuple[Action, ...]:
     """
     if type(state) is not State:
         return _playable(state).legal_actions()
-    seat = state.to_act
-    if seat is None:
-        return ()
-    plan: _Plan = state.seating.plan or _plan(state.seating.rules)  # a hand-built table has none
-    if plan.playable is None or not state.trick:  # the leader is always free
-        cards = state.hands[seat]
-    else:
-        cards = plan.playable(state, seat)[0]
-    plays = tuple(map(_PLAY_OF, cards))
-    if not plan.offers:  # no optional actions in these rules: the common case first
-        return plays
-    if state.trump is None:  # only the calls that choose it, no card yet
-        return _offers(plan.offering_before_trump, state, seat)
-    return _offers(plan.offering, state, seat) + plays
+    try:
+        seat = state.to_act
+        if seat is None:
+            return ()
+        plan: _Plan = state.seating.plan or _plan(state.seating.rules)  # hand-built: no plan
+        if plan.playable is None or not state.trick:  # the leader is always free
+            cards = state.hands[seat]
+        else:
+            cards = plan.playable(state, seat)[0]
+        plays = tuple(map(_PLAY_OF, cards))
+        if not plan.offers:  # no optional actions in these rules: the common case first
+            return plays
+        if state.trump is None:  # only the calls that choose it, no card yet
+            return _offers(plan.offering_before_trump, state, seat)
+        return _offers(plan.offering, state, seat) + plays
+    except BARE_ERRORS as error:
+        raise as_brisca_error("the state", error) from None
 
 
 def _offers(variants: tuple[Variant, ...], state: State, seat: int) -> tuple[Action, ...]:
@@ -472,15 +480,18 @@ def is_legal(state: State | Playable[Any, Any], action: Action | str) -> bool:
     """
     if type(state) is not State:
         return _playable(state).is_legal(action)
-    plan = _plan_of(state.seating)
-    if _refusal(state, action, plan) is None:
-        return True
-    if type(action) is str:  # notation: read it, then judge it
-        try:
-            return _refusal(state, parse_action(action), plan) is None
-        except NotationError:
-            return False
-    return False
+    try:
+        plan = _plan_of(state.seating)
+        if _refusal(state, action, plan) is None:
+            return True
+        if type(action) is str:  # notation: read it, then judge it
+            try:
+                return _refusal(state, parse_action(action), plan) is None
+            except NotationError:
+                return False
+        return False
+    except BARE_ERRORS as error:
+        raise as_brisca_error("the state", error) from None
 
 
 @overload
@@ -503,16 +514,19 @@ def apply(state: State | P, action: Action | str) -> State | P:
     """
     if type(state) is not State:
         return cast(P, _playable(state).apply(action))
-    # `step` without the events, written out: this is the hot path of every playout.
-    plan: _Plan = state.seating.plan or _plan(state.seating.rules)  # a hand-built table has none
-    reason = _refusal(state, action, plan)
-    if reason is not None:
-        if type(action) is str:  # notation, off the hot path: read it, then apply it
-            return apply(state, parse_action(action))
-        raise IllegalActionError(reason)
-    if type(action) is Play:
-        return _play(state, action, None, plan)
-    return _extra(state, cast(Action, action), None, plan)
+    try:
+        # `step` without the events, written out: this is the hot path of every playout.
+        plan: _Plan = state.seating.plan or _plan(state.seating.rules)  # hand-built: no plan
+        reason = _refusal(state, action, plan)
+        if reason is not None:
+            if type(action) is str:  # notation, off the hot path: read it, then apply it
+                return apply(state, parse_action(action))
+            raise IllegalActionError(reason)
+        if type(action) is Play:
+            return _play(state, action, None, plan)
+        return _extra(state, cast(Action, action), None, plan)
+    except BARE_ERRORS as error:
+        raise as_brisca_error("the state", error) from None
 
 
 @overload
@@ -534,8 +548,11 @@ def step(state: State | P, action: Action | str) -> tuple[State | P, tuple[Event
     """
     if type(state) is not State:
         return cast(tuple[P, tuple[Event, ...]], _playable(state).step(action))
-    log: list[Event] = []
-    return _advance(state, action, log), tuple(log)
+    try:
+        log: list[Event] = []
+        return _advance(state, action, log), tuple(log)
+    except BARE_ERRORS as error:
+        raise as_brisca_error("the state", error) from None
 
 
 def _advance(state: State, action: Action | str, log: list[Event]) -> State:
@@ -714,25 +731,29 @@ def result(state: State | Playable[Any, R]) -> HandResult | R:
     """
     if type(state) is not State:
         return cast(R, _playable(state).result())
-    if not state.is_over:
-        raise StateError("the hand is not over yet: no result")
-    rules, table = state.rules, state.seating
-    points = state.side_points
-    last = table.side_of[state.tricks[-1].winner] if state.tricks else None
-    for score in _plan_of(table).result:
-        found = score(state, points, last)
-        if found is not None:
-            return found
-    if rules.hand_win_rule is _OVER_60:
-        tied = tuple(i for i, p in enumerate(points) if p >= 60)  # 60-60 when two are here
-    else:
-        top = max(points)
-        tied = tuple(i for i, p in enumerate(points) if p == top)
-    if len(tied) == 1:
-        return build_result(_PLAYED_OUT, table.sides, points, tied[0], (), False, last, None)
-    tie = rules.tie_rule
-    winner = last if tie is _LAST_TRICK and last in tied else None
-    return build_result(_PLAYED_OUT, table.sides, points, winner, tied, tie in _REPLAYS, last, None)
+    try:
+        if not state.is_over:
+            raise StateError("the hand is not over yet: no result")
+        rules, table = state.rules, state.seating
+        points = state.side_points
+        last = table.side_of[state.tricks[-1].winner] if state.tricks else None
+        for score in _plan_of(table).result:
+            found = score(state, points, last)
+            if found is not None:
+                return found
+        if rules.hand_win_rule is _OVER_60:
+            tied = tuple(i for i, p in enumerate(points) if p >= 60)  # 60-60 when two are here
+        else:
+            top = max(points)
+            tied = tuple(i for i, p in enumerate(points) if p == top)
+        if len(tied) == 1:
+            return build_result(_PLAYED_OUT, table.sides, points, tied[0], (), False, last, None)
+        tie = rules.tie_rule
+        winner = last if tie is _LAST_TRICK and last in tied else None
+        replay = tie in _REPLAYS
+        return build_result(_PLAYED_OUT, table.sides, points, winner, tied, replay, last, None)
+    except BARE_ERRORS as error:
+        raise as_brisca_error("the state", error) from None
 
 
 @overload
@@ -751,41 +772,44 @@ def observe(state: State | Playable[V, Any], seat: int) -> Observation | V:
     """
     if type(state) is not State:
         return cast(V, _playable(state).observe(seat))
-    table = state.seating
-    rules = table.rules
-    n = rules.num_players
-    if type(seat) is not int or not 0 <= seat < n:
-        checked_int(seat, "seat", 0, n - 1)  # refuses it, with the reason
-    public = rules.trump_visibility is _FACE_UP or trump_is_public(state)
-    partner_hands: tuple[tuple[int, tuple[Card, ...]], ...] = ()
-    if rules.partner_hand_visibility is _SHOW_AFTER_DEAL:
-        side = table.side_of[seat]
-        partners = table.sides[side] if side >= 0 else ()
-        partner_hands = tuple((p, state.deal.hands[p]) for p in partners if p != seat)
-    plan = table.plan or _plan(rules)  # a hand-built table has none
-    seen: dict[str, Any] = {}
-    for contribution in plan.observe:
-        seen.update(contribution(state, seat))
-    deal = state.deal
-    return build_observation(
-        seat,
-        rules,
-        state.dealer,
-        deal.hand_number,
-        table.sides,
-        state.trump if public else None,
-        state.trump_card if public else None,
-        state.hands[seat],
-        tuple(map(len, state.hands)),
-        len(state.stock),
-        state.trick,
-        state.tricks,
-        state.to_act,
-        partner_hands,
-        state.ledger.trump_card_drawn,
-        _NO_VOIDS * n,
-        seen,
-    )
+    try:
+        table = state.seating
+        rules = table.rules
+        n = rules.num_players
+        if type(seat) is not int or not 0 <= seat < n:
+            checked_int(seat, "seat", 0, n - 1)  # refuses it, with the reason
+        public = rules.trump_visibility is _FACE_UP or trump_is_public(state)
+        partner_hands: tuple[tuple[int, tuple[Card, ...]], ...] = ()
+        if rules.partner_hand_visibility is _SHOW_AFTER_DEAL:
+            side = table.side_of[seat]
+            partners = table.sides[side] if side >= 0 else ()
+            partner_hands = tuple((p, state.deal.hands[p]) for p in partners if p != seat)
+        plan = table.plan or _plan(rules)  # a hand-built table has none
+        seen: dict[str, Any] = {}
+        for contribution in plan.observe:
+            seen.update(contribution(state, seat))
+        deal = state.deal
+        return build_observation(
+            seat,
+            rules,
+            state.dealer,
+            deal.hand_number,
+            table.sides,
+            state.trump if public else None,
+            state.trump_card if public else None,
+            state.hands[seat],
+            tuple(map(len, state.hands)),
+            len(state.stock),
+            state.trick,
+            state.tricks,
+            state.to_act,
+            partner_hands,
+            state.ledger.trump_card_drawn,
+            _NO_VOIDS * n,
+            seen,
+        )
+    except BARE_ERRORS as error:
+        raise as_brisca_error("the state", error) from None
 
 
 _NO_VOIDS: tuple[frozenset[Suit]] = (frozenset(),)
@@ -799,9 +823,12 @@ _FACE_UP = TrumpVisibility.FACE_UP
 
 def trump_is_public(state: State) -> bool:
     """Whether everyone knows the trump suit: always, save a still-covered cubierta card."""
-    if state.seating.rules.trump_visibility is _FACE_UP or state.trump_card is None:
-        return True
-    trump = state.trump
-    return any(c.suit is trump for _, c in state.trick) or any(
-        c.suit is trump for t in state.tricks for _, c in t.cards
-    )
+    try:
+        if state.seating.rules.trump_visibility is _FACE_UP or state.trump_card is None:
+            return True
+        trump = state.trump
+        return any(c.suit is trump for _, c in state.trick) or any(
+            c.suit is trump for t in state.tricks for _, c in t.cards
+        )
+    except BARE_ERRORS as error:
+        raise as_brisca_error("the state", error) from None

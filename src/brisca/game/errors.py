@@ -20,6 +20,7 @@ __all__ = [
     "NotationError",
     "RulesError",
     "StateError",
+    "as_brisca_error",
     "as_state_error",
     "checked_int",
     "checked_type",
@@ -143,8 +144,17 @@ def as_state_error(what: str) -> Iterator[None]:
     except BriscaError:
         raise
     except BARE_ERRORS as error:
-        # The error's type only: its text may quote the value, hidden cards and all.
-        raise StateError(f"{what} is inconsistent ({type(error).__name__})") from None
+        raise as_brisca_error(what, error) from None
+
+
+def as_brisca_error(what: str, error: BaseException) -> BriscaError:
+    """`error` itself if it is a `BriscaError` (one is also a `ValueError`), else the
+    `StateError` saying that `what` is inconsistent, for a bare Python error that a
+    hand-built value caused."""
+    if isinstance(error, BriscaError):
+        return error
+    # The error's type only: its text may quote the value, hidden cards and all.
+    return StateError(f"{what} is inconsistent ({type(error).__name__})")
 
 
 def checked_int(

@@ -1,0 +1,149 @@
+"""States built or edited by hand with values no game makes, at every entry point that takes a
+state: a `BriscaError` (never a bare Python error), and the state itself unchanged.
+
+`State` is a public attrs class, so ``attrs.evolve`` and its constructor accept any value;
+the engine does not validate every state on every step (that would cost more than the step),
+so the entry points turn what a contradictory state makes Python raise into a `StateError`.
+The forgeries are of two kinds: junk of the wrong type, and well-typed values taken from
+another game (a 4-player hand in a 2-player table, a finished game's tricks in a fresh one).
+"""
+
+from __future__ import annotations
+
+import copy
+import pickle
+import random
+from collections.abc import Callable
+from typing import Any
+
+import attrs
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import brisca
+from brisca.game.engine import trump_is_public
+
+# The engine's sample of the traditions: plain, partnerships, arrastre duties, a covered
+# trump, swaps, and an auction (nothing played before the trump is chosen).
+PRESETS = ("spanish-2p", "spanish-4p", "arrastre-2p", "cubierta-2p", "casino-2p", "subastada-4p")
+JUNK: tuple[object, ...] = (
+    None,
+    1.0,
+    7,
+    -1,
+    "0",
+    True,
+    (),
+    ((),),
+    (None,),
+    ("x", "y"),
+    [[]],
+    10**30,
+)
+FIELDS = tuple(f.name for f in attrs.fields(brisca.State) if f.init)
+
+
+def _played(name: str, moves: int, seed: int = 3) -> brisca.State:
+    state = brisca.new_game(brisca.preset(name), seed=seed)
+    rng = random.Random(seed)
+    for _ in range(moves):
+        if state.is_over:
+            break
+        state = brisca.apply(state, rng.choice(brisca.legal_actions(state)))
+    return state
+
+
+def _entry_points(action: brisca.Action) -> dict[str, Callable[[brisca.State], object]]:
+    return {
+        "legal_actions": brisca.legal_actions,
+        "apply": lambda s: brisca.apply(s, action),
+        "apply(text)": lambda s: brisca.apply(s, str(action)),
+        "step": lambda s: brisca.step(s, action),
+        "is_legal": lambda s: brisca.is_legal(s, action),
+        "refusal": lambda s: brisca.refusal(s, action),
+        "observe": lambda s: brisca.observe(s, 0),
+        "result": brisca.result,
+        "trump_is_public": trump_is_public,
+        "legal_mask": brisca.legal_mask,
+        "dumps": brisca.dumps,
+        "record_game": brisca.record_game,
+        "check_state": brisca.check_state,
+    }
+
+
+def _forged(state: brisca.State, field: str, value: object) -> brisca.State | None:
+    change: dict[str, Any] = {field: value}
+    try:
+        return attrs.evolve(state, **change)
+    except brisca.BriscaError:
+        return None  # refused at the door: as good as refused later
+
+
+def _assert_refused_or_served(forged: brisca.State, action: brisca.Action) -> None:
+    before = pickle.dumps(forged)
+    for name, entry in _entry_points(action).items():
+        try:
+            entry(forged)
+        except brisca.BriscaError:
+            pass
+        except Exception as error:  # pragma: no cover - the failure being tested for
+            pytest.fail(f"{name} leaked {type(error).__name__}: {error}")
+    assert pickle.dumps(forged) == before, "an entry point changed the state it was given"
+
+
+@pytest.mark.parametrize("name", PRESETS)
+@pytest.mark.parametrize("field", FIELDS)
+def test_junk_in_any_field_of_a_state_is_a_brisca_error(name: str, field: str) -> None:
+    state = _played(name, 5)
+    action = brisca.legal_actions(state)[0]
+    for value in JUNK:
+        forged = _forged(state, field, value)
+        if forged is not None:
+            _assert_refused_or_served(forged, action)
+
+
+# Donors: real values from other games, so each forgery is well typed but contradicts the rest.
+_DONORS = [
+    _played(name, moves, seed) for name in PRESETS for moves, seed in ((0, 1), (9, 2), (99, 4))
+]
+
+
+@given(
+    name=st.sampled_from(PRESETS),
+    moves=st.integers(0, 30),
+    changes=st.dictionaries(
+        st.sampled_from(FIELDS), st.sampled_from(range(len(_DONORS))), min_size=1, max_size=3
+    ),
+)
+def test_a_state_made_of_other_games_parts_is_a_brisca_error(
+    name: str, moves: int, changes: dict[str, int]
+) -> None:
+    state = _played(name, moves)
+    if state.is_over:
+        return
+    action = brisca.legal_actions(state)[0]
+    donated: dict[str, Any] = {f: getattr(_DONORS[i], f) for f, i in changes.items()}
+    forged = attrs.evolve(state, **donated)
+    _assert_refused_or_served(forged, action)
+
+
+def test_the_error_names_the_state_and_the_python_error_only() -> None:
+    """The message says what is wrong without quoting the forged value, hidden cards and all."""
+    state = _played("spanish-2p", 3)
+    forged = attrs.evolve(state, to_act=7)
+    with pytest.raises(brisca.StateError, match=r"^the state is inconsistent \(IndexError\)$"):
+        brisca.legal_actions(forged)
+    with pytest.raises(brisca.StateError, match=r"inconsistent \(TypeError\)"):
+        floated = attrs.evolve(state, to_act=1.0)  # type: ignore[arg-type]
+        brisca.apply(floated, brisca.legal_actions(state)[0])
+
+
+def test_genuine_states_still_play_and_copy() -> None:
+    """The guard changes nothing for a state play makes: the same moves, copies and values."""
+    state = _played("spanish-4p", 7)
+    assert copy.deepcopy(state) == state
+    assert brisca.loads(brisca.dumps(state)) == state
+    assert brisca.step(state, brisca.legal_actions(state)[0])[0] == brisca.apply(
+        state, brisca.legal_actions(state)[0]
+    )
