@@ -249,3 +249,25 @@ def test_event_dicts_name_their_type() -> None:
     assert HandEnded((70, 50), 0).to_dict() == {
         "type": "hand_ended", "points": [70, 50], "winner": 0, "void": False,
     }  # fmt: skip
+
+
+@pytest.mark.parametrize("name", sorted(brisca.PRESETS))
+def test_the_quiet_play_shortcut_tells_what_the_full_step_tells(name: str) -> None:
+    """`step` answers a card that does not complete its trick, under a trump in view, with
+    the card's own event and no more; the full path, asked the same, agrees at every play."""
+    from brisca.game.engine import _advance, _plan_of
+
+    rng = random.Random(name)
+    quiet = 0
+    for seed in range(4):
+        state = brisca.new_game(brisca.preset(name), seed=seed)
+        while not state.is_over:
+            action = rng.choice(brisca.legal_actions(state))
+            if isinstance(action, brisca.Play):
+                assert state.to_act is not None
+                log: list[Event] = [CardPlayed(state.to_act, action.card)]
+                full = _advance(state, action, log, _plan_of(state.seating))
+                assert step(state, action) == (full, tuple(log))
+                quiet += len(log) == 1
+            state = brisca.apply(state, action)
+    assert quiet > 0

@@ -245,6 +245,9 @@ class _Plan:
     result: tuple[Callable[[State, tuple[int, ...], int | None], HandResult | None], ...]
     #: Whether the trump can be covered (cubierta): only then may a known trump be unseen.
     covered_trump: bool
+    #: Whether a card that does not complete its trick tells nothing but itself: no
+    #: variant watches plays and no trump can be covered, so `step` has one event to give.
+    quiet_plays: bool
 
 
 # The plan of each rules, found by the id of the Rules object first (hashing a Rules
@@ -283,6 +286,8 @@ def _new_plan(rules: Rules) -> _Plan:
         tuple(v.observe for v in on if v.observe is not None),
         tuple(v.result for v in on if v.result is not None),
         rules.trump_visibility is not TrumpVisibility.FACE_UP,
+        rules.trump_visibility is TrumpVisibility.FACE_UP
+        and not any(v.on_play is not None for v in on),
     )
 
 
@@ -549,31 +554,44 @@ def step(state: State | P, action: Action | str) -> tuple[State | P, tuple[Event
     if type(state) is not State:
         return cast(tuple[P, tuple[Event, ...]], _playable(state).step(action))
     try:
-        log: list[Event] = []
-        return _advance(state, action, log), tuple(log)
+        table = state.seating
+        plan: _Plan = table.plan or _plan(table.rules)  # hand-built: no plan
+        reason = _refusal(state, action, plan)
+        if reason is not None:
+            if type(action) is str:  # notation: read it, then take the step
+                return step(state, parse_action(action))
+            raise IllegalActionError(reason)
+        if type(action) is not Play:
+            log: list[Event] = []
+            return _advance(state, cast(Action, action), log, plan), tuple(log)
+        seat: int = state.to_act  # type: ignore[assignment]
+        card = action.card
+        played = _PLAYED.get((seat, card)) or _event(_PLAYED, CardPlayed, seat, card)
+        if (
+            plan.quiet_plays
+            and len(state.trick) + 1 < table.seats_in_play
+            and state.trump is not None
+        ):  # most plays: the card is the whole story
+            return _play(state, action, None, plan), (played,)
+        log = [played]
+        return _advance(state, action, log, plan), tuple(log)
     except BARE_ERRORS as error:
         raise as_brisca_error("the state", error) from None
 
 
-def _advance(state: State, action: Action | str, log: list[Event]) -> State:
-    plan: _Plan = state.seating.plan or _plan(state.seating.rules)  # a hand-built table has none
-    reason = _refusal(state, action, plan)
-    if reason is not None:
-        if type(action) is str:  # notation: read it, then take the step
-            return _advance(state, parse_action(action), log)
-        raise IllegalActionError(reason)
+def _advance(state: State, action: Action, log: list[Event], plan: _Plan) -> State:
+    """The state after a legal `action`; its events go to `log`, which holds a play's own."""
     hidden = state.trump is None or (plan.covered_trump and not trump_is_public(state))
     if type(action) is Play:
         seat: int = state.to_act  # type: ignore[assignment]
         card = action.card
-        log.append(_PLAYED.get((seat, card)) or _event(_PLAYED, CardPlayed, seat, card))
         if card.suit is state.trump and hidden:  # a trump played shows the covered suit
             log.append(_revealed(state))
         for hook in plan.on_play:
             hook(state, seat, card, log)
         after = _play(state, action, log, plan)
     else:
-        after = _extra(state, cast(Action, action), log, plan)
+        after = _extra(state, action, log, plan)
     if (
         hidden
         and after.trump is not None
