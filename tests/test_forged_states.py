@@ -147,3 +147,37 @@ def test_genuine_states_still_play_and_copy() -> None:
     assert brisca.step(state, brisca.legal_actions(state)[0])[0] == brisca.apply(
         state, brisca.legal_actions(state)[0]
     )
+
+
+@pytest.mark.parametrize(
+    ("name", "change"),
+    [
+        ("spanish-3p", {"seat": 1.5}),
+        ("spanish-3p", {"seat": float("nan")}),
+        ("spanish-2p", {"sides": ((5, 6, 7),)}),
+    ],
+)
+def test_the_heuristic_bot_ends_on_a_view_whose_seats_never_come_round(
+    name: str, change: dict[str, Any]
+) -> None:
+    """Its look round the table for opponents still to play visits each seat once at most:
+    a hand-edited view's seat (a float, or one no side holds) looped for ever before."""
+    import threading
+
+    from brisca.agents.bots import HeuristicBot
+
+    state = _played(name, 1)
+    view = attrs.evolve(brisca.observe(state, 1), **change)
+    outcome: list[object] = []
+
+    def choose() -> None:
+        try:
+            outcome.append(HeuristicBot()(view, brisca.legal_actions(state)))
+        except brisca.BriscaError as error:
+            outcome.append(error)
+
+    worker = threading.Thread(target=choose, daemon=True)
+    worker.start()
+    worker.join(timeout=60)
+    assert not worker.is_alive(), "the bot did not return"
+    assert outcome, "the bot raised an error that is not a BriscaError"

@@ -334,7 +334,9 @@ class _Table:
         n = len(obs.hand_sizes)
         seat, left = obs.seat, len(in_play) - 1 - len(obs.trick)
         mine = obs.sides[self.side] if self.side >= 0 else ()
-        while left > 0:
+        for _ in range(n):  # each seat once at most: a hand-edited view's may never come
+            if left <= 0:
+                break
             seat = (seat + 1) % n
             if seat in in_play:
                 left -= 1
