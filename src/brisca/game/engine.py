@@ -276,18 +276,19 @@ def _new_plan(rules: Rules) -> _Plan:
     on = [v for v in VARIANTS if v.switched_on(rules)]
     limits = [v.playable for v in on if v.playable is not None]
     assert len(limits) <= 1, "one variant at most limits the cards a follower may play"
+    on_play = tuple(v.on_play for v in on if v.on_play is not None)
+    covered_trump = rules.trump_visibility is not TrumpVisibility.FACE_UP
     return _Plan(
         tuple(v for v in on if v.actions and v.before_trump),
         tuple(v for v in on if v.actions and not v.before_trump),
         any(v.actions for v in on),
         limits[0] if limits else None,
         tuple(v.after_cards_move for v in on if v.after_cards_move is not None),
-        tuple(v.on_play for v in on if v.on_play is not None),
+        on_play,
         tuple(v.observe for v in on if v.observe is not None),
         tuple(v.result for v in on if v.result is not None),
-        rules.trump_visibility is not TrumpVisibility.FACE_UP,
-        rules.trump_visibility is TrumpVisibility.FACE_UP
-        and not any(v.on_play is not None for v in on),
+        covered_trump,
+        not covered_trump and not on_play,
     )
 
 
@@ -371,6 +372,8 @@ def refusal(state: State, action: object) -> str | None:
     """
     if type(state) is not State:
         raise StateError(f"expected a brisca.State, got {type(state).__name__}")
+    # An inline try rather than `as_state_error`, here and in the other entry points: it
+    # costs nothing until a hand-built state makes Python raise; a context manager would.
     try:
         plan = _plan_of(state.seating)
         reason = _refusal(state, action, plan)
@@ -567,11 +570,8 @@ def step(state: State | P, action: Action | str) -> tuple[State | P, tuple[Event
         seat: int = state.to_act  # type: ignore[assignment]
         card = action.card
         played = _PLAYED.get((seat, card)) or _event(_PLAYED, CardPlayed, seat, card)
-        if (
-            plan.quiet_plays
-            and len(state.trick) + 1 < table.seats_in_play
-            and state.trump is not None
-        ):  # most plays: the card is the whole story
+        if plan.quiet_plays and len(state.trick) + 1 < table.seats_in_play:
+            # Most plays: the card is the whole story (a legal play has its trump chosen).
             return _play(state, action, None, plan), (played,)
         log = [played]
         return _advance(state, action, log, plan), tuple(log)
