@@ -181,3 +181,85 @@ def test_the_heuristic_bot_ends_on_a_view_whose_seats_never_come_round(
     worker.join(timeout=60)
     assert not worker.is_alive(), "the bot did not return"
     assert outcome, "the bot raised an error that is not a BriscaError"
+
+
+# What reads a state besides the engine: its own properties and text, the deck writer
+# and the conformance kit, which a program checking its own states calls.
+def _readers(state: brisca.State) -> dict[str, Callable[[brisca.State], object]]:
+    import brisca.testing as kit
+
+    rng = random.Random(1)
+    return {
+        **{name: (lambda s, name=name: getattr(s, name)) for name in _STATE_PROPERTIES},
+        "str": str,
+        "repr": repr,
+        "deck_order": brisca.records.deck_order,
+        "check_invariants": kit.check_invariants,
+        "check_observation": lambda s: kit.check_observation(s, 0, rng),
+        "check_refusals": lambda s: kit.check_refusals(s, rng),
+        "check_transition": lambda s: kit.check_transition(state, brisca.Pass(), s),
+    }
+
+
+_STATE_PROPERTIES = ("history", "seed", "hand_number", "rules", "dealer", "sides", "side_points")
+
+
+@pytest.mark.parametrize("name", PRESETS)
+@pytest.mark.parametrize("field", FIELDS)
+def test_junk_in_any_field_of_a_state_is_a_brisca_error_to_its_readers(
+    name: str, field: str
+) -> None:
+    """A state's properties, its text and the conformance kit say a forged state is bad
+    with a BriscaError (the kit's checks a ConformanceError); none leaks a Python error."""
+    import brisca.testing as kit
+
+    state = _played(name, 5)
+    for value in JUNK:
+        forged = _forged(state, field, value)
+        if forged is None:
+            continue
+        before = pickle.dumps(forged)
+        for label, read in _readers(state).items():
+            try:
+                read(forged)
+            except (brisca.BriscaError, kit.ConformanceError):
+                pass
+            except Exception as error:  # pragma: no cover - the failure being tested for
+                pytest.fail(f"{label} of {field}={value!r} leaked {type(error).__name__}: {error}")
+        assert pickle.dumps(forged) == before, "a reader changed the state it was given"
+
+
+OBSERVATION_FIELDS = tuple(f.name for f in attrs.fields(brisca.Observation))
+
+
+@pytest.mark.parametrize("field", OBSERVATION_FIELDS)
+def test_junk_in_any_field_of_a_view_is_a_brisca_error_to_its_points(field: str) -> None:
+    view = brisca.observe(_played("spanish-4p", 9), 0)
+    for value in JUNK:
+        forged = attrs.evolve(view, **{field: value})
+        try:
+            forged.side_points
+        except brisca.BriscaError:
+            pass
+
+
+def test_the_kit_refuses_what_is_not_a_state_and_still_fails_a_broken_rule() -> None:
+    import brisca.testing as kit
+
+    state = _played("spanish-2p", 2)
+    with pytest.raises(brisca.StateError, match="expected a brisca.State"):
+        kit.check_invariants(None)  # type: ignore[arg-type]
+    with pytest.raises(brisca.StateError, match="rng must be a random.Random"):
+        kit.check_observation(state, 0, None)  # type: ignore[arg-type]
+    with pytest.raises(brisca.StateError, match="seat must be"):
+        kit.check_observation(state, 2, random.Random(1))
+    with pytest.raises(brisca.StateError, match="bots must hold one bot per seat"):
+        kit.check_playout(state, random.Random(1), bots=[])
+    with pytest.raises(brisca.StateError, match="games must be"):
+        kit.check_random_games("spanish-2p", games=-1)
+    with pytest.raises(brisca.RulesError):
+        kit.check_random_games(7)  # type: ignore[arg-type]
+    # A well-formed state that breaks a rule is still the kit's own failure, not a StateError.
+    stolen = attrs.evolve(state, hands=(state.hands[0][1:], state.hands[1]))
+    with pytest.raises(kit.ConformanceError, match="cards conserved"):
+        kit.check_invariants(stolen)

@@ -34,11 +34,12 @@ invariant, the step and the actions that led there. The checks never use
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import pickle
 import random
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 import attrs
@@ -62,9 +63,24 @@ from brisca.game.actions import (
     Swap,
 )
 from brisca.game.cards import Card, Suit
-from brisca.game.engine import apply, is_legal, legal_actions, new_game, observe, result
-from brisca.game.errors import IllegalActionError
-from brisca.game.presets import preset
+from brisca.game.engine import (
+    apply,
+    checked_rules,
+    is_legal,
+    legal_actions,
+    new_game,
+    observe,
+    result,
+)
+from brisca.game.errors import (
+    BARE_ERRORS,
+    IllegalActionError,
+    StateError,
+    as_brisca_error,
+    checked_int,
+    checked_type,
+    describe,
+)
 from brisca.game.rules import (
     FirstLeader,
     PlayObligation,
@@ -125,6 +141,30 @@ def _require(ok: object, invariant: str, detail: str | Callable[[], str]) -> Non
     """Fail `invariant` unless `ok`; a callable detail is only built on failure."""
     if not ok:
         raise ConformanceError(invariant, detail() if callable(detail) else detail)
+
+
+def _checked(*states: object) -> None:
+    """Refuse an argument that is not a State."""
+    for state in states:
+        checked_type(state, State)
+
+
+def _checked_rng(rng: object) -> None:
+    if not isinstance(rng, random.Random):
+        raise StateError(f"rng must be a random.Random, got {describe(rng)}")
+
+
+@contextlib.contextmanager
+def _readable() -> Iterator[None]:
+    """A check's failure passes; what a state whose parts contradict each other makes
+    Python raise is a StateError (a ConformanceError is an AssertionError, which the
+    library's guard would otherwise take for one)."""
+    try:
+        yield
+    except ConformanceError:
+        raise
+    except BARE_ERRORS as error:
+        raise as_brisca_error("the state", error) from None
 
 
 # What the kit reads beyond the documented State attributes is read here only, so that
@@ -236,8 +276,16 @@ def check_invariants(state: State) -> None:
     and the actions on offer.
 
     Raises:
+        StateError: an argument of the wrong type, or a state whose parts contradict
+            each other (one no game reaches) so that it cannot be checked.
         ConformanceError: an invariant fails.
     """
+    _checked(state)
+    with _readable():
+        _invariants(state)
+
+
+def _invariants(state: State) -> None:
     rules = state.rules
     _require(Counter(_all_cards(state)) == Counter(rules.cards), "cards conserved", "")
     total = sum(rules.card_points(c) for c in rules.cards)
@@ -390,8 +438,18 @@ def check_observation(state: State, seat: int, rng: random.Random) -> None:
     another unseen card under the stock.
 
     Raises:
+        StateError: an argument of the wrong type, or a state whose parts contradict
+            each other (one no game reaches) so that it cannot be checked.
         ConformanceError: the observation gives something away, or misstates the hand.
     """
+    _checked(state)
+    _checked_rng(rng)
+    checked_int(seat, "seat", 0, state.rules.num_players - 1)
+    with _readable():
+        _observation(state, seat, rng)
+
+
+def _observation(state: State, seat: int, rng: random.Random) -> None:
     mine = observe(state, seat)
     _require(mine.hand == state.hands[seat], "observation", "the seat's own hand differs")
     _require(
@@ -450,8 +508,16 @@ def check_transition(before: State, action: Action, after: State) -> None:
     """Check what ``apply(before, action)`` did, given `action` was legal.
 
     Raises:
+        StateError: an argument of the wrong type, or a state whose parts contradict
+            each other (one no game reaches) so that it cannot be checked.
         ConformanceError: the new state is not what the rules make of the action.
     """
+    _checked(before, after)
+    with _readable():
+        _transition(before, action, after)
+
+
+def _transition(before: State, action: Action, after: State) -> None:
     seat = before.to_act
     _require(seat is not None, "transition", "an action was applied after the end")
     assert seat is not None  # for the type checker; checked just above
@@ -601,8 +667,18 @@ def check_refusals(state: State, rng: random.Random, tries: int = 3) -> None:
     that says why); the state must compare and serialise as before.
 
     Raises:
+        StateError: an argument of the wrong type, or a state whose parts contradict
+            each other (one no game reaches) so that it cannot be checked.
         ConformanceError: an action not offered is accepted, or the refusal changes the state.
     """
+    _checked(state)
+    _checked_rng(rng)
+    checked_int(tries, "tries")
+    with _readable():
+        _refusals(state, rng, tries)
+
+
+def _refusals(state: State, rng: random.Random, tries: int = 3) -> None:
     offered = set(legal_actions(state))
     refused = [a for a in _candidates(state) if a not in offered]
     text = dumps(state)
@@ -689,10 +765,21 @@ def check_playout(
         record: `state` is a fresh deal: also check the hand's game record.
 
     Raises:
+        StateError: `state` is not a State, `rng` not a `random.Random`, or `bots`
+            not one bot per seat.
         ConformanceError: an invariant fails; it names the step and the actions
             from `state`. Any other error the library raises during the game is
             reported as one, caused by that error.
     """
+    _checked(state)
+    _checked_rng(rng)
+    if bots is not None and (
+        isinstance(bots, (str, bytes))
+        or not isinstance(bots, Sequence)
+        or len(bots) != state.rules.num_players
+        or not all(callable(bot) for bot in bots)
+    ):
+        raise StateError(f"bots must hold one bot per seat, got {describe(bots)}")
     initial = state
     history: list[Action] = []
     try:
@@ -762,8 +849,6 @@ def check_game(
         ConformanceError: an invariant fails.
         BriscaError: bad rules, seed or dealer.
     """
-    if isinstance(rules, str):
-        rules = preset(rules)
     state = new_game(rules, seed=seed, dealer=dealer)
     return check_playout(state, rng or random.Random(seed), bots=bots, record=True)
 
@@ -776,10 +861,11 @@ def check_random_games(rules: Rules | str, *, games: int = 10, seed: int = 0) ->
 
     Raises:
         ConformanceError: an invariant fails; the message gives the game's seed.
-        BriscaError: bad rules.
+        BriscaError: bad rules, `games` or `seed`.
     """
-    if isinstance(rules, str):
-        rules = preset(rules)
+    checked_int(games, "games")
+    checked_int(seed, "seed")
+    rules = checked_rules(rules)
     rng = random.Random(seed)
     finals = []
     for _ in range(games):

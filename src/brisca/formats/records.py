@@ -535,7 +535,11 @@ def deck_order(state: State) -> tuple[Card, ...]:
     """
     if not isinstance(state, State):
         raise StateError(f"expected a brisca.State, got {type(state).__name__}")
-    return state.deal.deck
+    with as_state_error("the state"):
+        deck = state.deal.deck
+    if type(deck) is not tuple or not all(type(card) is Card for card in deck):
+        raise StateError("the state is inconsistent: its deal holds no deck of cards")
+    return deck
 
 
 _ACTION_TYPES: tuple[type, ...] = typing.get_args(Action)

@@ -130,8 +130,17 @@ def _short(value: object, limit: int, depth: int = 0) -> str | None:
 
 
 #: The bare Python errors that a hand-built, self-contradictory value can raise inside
-#: the library; the public entry points turn them into a `BriscaError`.
-BARE_ERRORS = (TypeError, ValueError, LookupError, AttributeError, ArithmeticError, RecursionError)
+#: the library (an internal assertion among them); the public entry points turn them into
+#: a `BriscaError`.
+BARE_ERRORS = (
+    TypeError,
+    ValueError,
+    LookupError,
+    AttributeError,
+    ArithmeticError,
+    RecursionError,
+    AssertionError,
+)
 
 
 @contextlib.contextmanager

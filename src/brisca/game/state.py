@@ -16,6 +16,7 @@ import attrs
 
 from brisca.game.actions import Action
 from brisca.game.cards import Card, Suit
+from brisca.game.errors import BARE_ERRORS, as_brisca_error
 from brisca.game.presets import preset_name
 from brisca.game.rules import (
     FirstLeader,
@@ -431,86 +432,121 @@ class State(_StateSlots):
     #: `history` for the flat tuple.
     trail: Trail = attrs.field(repr=False)
 
+    # Each reader turns what a hand-edited field makes Python raise into a StateError
+    # (`as_brisca_error`); a `try` costs nothing until it catches.
+
     @property
     def history(self) -> tuple[Action, ...]:
         """Every action taken since the deal, in order: with `deal`, the state's whole story."""
         found: list[Action] = []
         trail = self.trail
-        while trail:
-            trail, action = trail
-            found.append(action)
+        try:
+            while trail:
+                trail, action = trail
+                found.append(action)
+        except BARE_ERRORS as error:
+            raise as_brisca_error("the state", error) from None
         return tuple(reversed(found))
 
     @property
     def seed(self) -> int | None:
         """The seed the hand was shuffled from, or ``None`` when it was dealt from a deck."""
-        return self.deal.seed
+        try:
+            return self.deal.seed
+        except BARE_ERRORS as error:
+            raise as_brisca_error("the state", error) from None
 
     @property
     def hand_number(self) -> int:
         """Which hand of a match this is, from 0."""
-        return self.deal.hand_number
+        try:
+            return self.deal.hand_number
+        except BARE_ERRORS as error:
+            raise as_brisca_error("the state", error) from None
 
     @property
     def rules(self) -> Rules:
         """The rules of this hand."""
-        return self.seating.rules
+        try:
+            return self.seating.rules
+        except BARE_ERRORS as error:
+            raise as_brisca_error("the state", error) from None
 
     @property
     def dealer(self) -> Seat:
         """The dealer's seat."""
-        return self.seating.dealer
+        try:
+            return self.seating.dealer
+        except BARE_ERRORS as error:
+            raise as_brisca_error("the state", error) from None
 
     @property
     def sides(self) -> tuple[tuple[Seat, ...], ...]:
         """The sides as tuples of seats, the one with the lowest seat first."""
-        return self.seating.sides
+        try:
+            return self.seating.sides
+        except BARE_ERRORS as error:
+            raise as_brisca_error("the state", error) from None
 
     @property
     def side_points(self) -> tuple[int, ...]:
         """The card points each side has captured so far, in `sides` order."""
-        totals = [0] * len(self.seating.sides)
-        side_of = self.seating.side_of
-        for t in self.tricks:
-            totals[side_of[t.winner]] += t.points
+        try:
+            totals = [0] * len(self.seating.sides)
+            side_of = self.seating.side_of
+            for t in self.tricks:
+                totals[side_of[t.winner]] += t.points
+        except BARE_ERRORS as error:
+            raise as_brisca_error("the state", error) from None
         return tuple(totals)
 
     def __repr__(self) -> str:
         # One line, as python-chess's Board does: the rules every card are in `str`.
-        return f"<State {rules_label(self.rules)}, {_dealt_by(self)}: {_moment(self)}>"
+        try:
+            return f"<State {rules_label(self.rules)}, {_dealt_by(self)}: {_moment(self)}>"
+        except BARE_ERRORS as error:
+            raise as_brisca_error("the state", error) from None
 
     def __str__(self) -> str:
         """The table in a few lines: every hand, the trick, the trump, the stock, the points."""
-        seating, trump = self.seating, self.trump
-        turned = f" (turned {self.trump_card})" if self.trump_card is not None else ""
-        header = [
-            rules_label(self.rules),
-            f"hand {self.hand_number}",
-            f"dealer seat {self.dealer}",
-            f"trump {trump.spanish_name if trump else 'not chosen'}{turned}",
-            f"stock {len(self.stock)}",
-        ]
-        lines = [" · ".join(header)]
-        for seat, hand in enumerate(self.hands):
-            mark = "*" if seat == self.to_act else " "
-            cards = " ".join(str(c) for c in hand) or "-"
-            lines.append(f"{mark} seat {seat}: {cards}")
-        if self.trick:
-            lines.append("trick: " + "  ".join(f"{seat}:{card}" for seat, card in self.trick))
-        won = [0] * len(seating.sides)
-        for t in self.tricks:
-            won[seating.side_of[t.winner]] += 1
-        names = ["+".join(map(str, side)) for side in seating.sides]
-        lines.append(
-            "points: "
-            + ", ".join(
-                f"{name} {points} ({_count(tricks, 'trick')})"
-                for name, points, tricks in zip(names, self.side_points, won, strict=True)
-            )
+        try:
+            return _table(self)
+        except BARE_ERRORS as error:
+            raise as_brisca_error("the state", error) from None
+
+
+def _table(state: State) -> str:
+    """`str(state)`: the header, every hand, the trick and the points."""
+    seating, trump = state.seating, state.trump
+    turned = f" (turned {state.trump_card})" if state.trump_card is not None else ""
+    header = [
+        rules_label(state.rules),
+        f"hand {state.hand_number}",
+        f"dealer seat {state.dealer}",
+        f"trump {trump.spanish_name if trump else 'not chosen'}{turned}",
+        f"stock {len(state.stock)}",
+    ]
+    lines = [" · ".join(header)]
+    for seat, hand in enumerate(state.hands):
+        mark = "*" if seat == state.to_act else " "
+        cards = " ".join(str(c) for c in hand) or "-"
+        lines.append(f"{mark} seat {seat}: {cards}")
+    if state.trick:
+        lines.append("trick: " + "  ".join(f"{seat}:{card}" for seat, card in state.trick))
+    won = [0] * len(seating.sides)
+    for t in state.tricks:
+        won[seating.side_of[t.winner]] += 1
+    names = ["+".join(map(str, side)) for side in seating.sides]
+    lines.append(
+        "points: "
+        + ", ".join(
+            f"{name} {points} ({_count(tricks, 'trick')})"
+            for name, points, tricks in zip(names, state.side_points, won, strict=True)
         )
-        if self.is_over:
-            lines.append("the hand is over")
-        return "\n".join(lines)
+    )
+    if state.is_over:
+        lines.append("the hand is over")
+    return "\n".join(lines)
 
 
 def rules_label(rules: Rules) -> str:
@@ -682,11 +718,14 @@ class Observation(_ObservationSlots):
     @property
     def side_points(self) -> tuple[int, ...]:
         """The card points each side has captured, as every player may count them."""
-        totals = [0] * len(self.sides)
-        for t in self.tricks:
-            for index, side in enumerate(self.sides):
-                if t.winner in side:
-                    totals[index] += t.points
+        try:
+            totals = [0] * len(self.sides)
+            for t in self.tricks:
+                for index, side in enumerate(self.sides):
+                    if t.winner in side:
+                        totals[index] += t.points
+        except BARE_ERRORS as error:
+            raise as_brisca_error("the view", error) from None
         return tuple(totals)
 
 
