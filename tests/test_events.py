@@ -253,8 +253,9 @@ def test_event_dicts_name_their_type() -> None:
 
 @pytest.mark.parametrize("name", sorted(brisca.PRESETS))
 def test_the_quiet_play_shortcut_tells_what_the_full_step_tells(name: str) -> None:
-    """`step` answers a card that does not complete its trick, under a trump in view, with
-    the card's own event and no more; the full path, asked the same, agrees at every play."""
+    """Under rules where no variant watches plays and the trump is in view, `step` answers a
+    card with its own event, and the trick it completes with its winner, the draws and the
+    end, skipping the general path; that path, asked the same, agrees at every play."""
     from brisca.game.engine import _advance, _plan_of
 
     rng = random.Random(name)

@@ -245,8 +245,8 @@ class _Plan:
     result: tuple[Callable[[State, tuple[int, ...], int | None], HandResult | None], ...]
     #: Whether the trump can be covered (cubierta): only then may a known trump be unseen.
     covered_trump: bool
-    #: Whether a card that does not complete its trick tells nothing but itself: no
-    #: variant watches plays and no trump can be covered, so `step` has one event to give.
+    #: Whether a card tells nothing but itself and what its trick brings (the winner, the
+    #: draws, the end): no variant watches plays and no trump can be covered.
     quiet_plays: bool
 
 
@@ -570,9 +570,13 @@ def step(state: State | P, action: Action | str) -> tuple[State | P, tuple[Event
         seat: int = state.to_act  # type: ignore[assignment]
         card = action.card
         played = _PLAYED.get((seat, card)) or _event(_PLAYED, CardPlayed, seat, card)
-        if plan.quiet_plays and len(state.trick) + 1 < table.seats_in_play:
-            # Most plays: the card is the whole story (a legal play has its trump chosen).
-            return _play(state, action, None, plan), (played,)
+        if plan.quiet_plays:
+            # No hook to run and no trump to reveal (a legal play has its trump chosen):
+            # the card is the whole story, unless it completes its trick.
+            if len(state.trick) + 1 < table.seats_in_play:
+                return _play(state, action, None, plan), (played,)
+            log = [played]
+            return _ending(_play(state, action, log, plan), log), tuple(log)
         log = [played]
         return _advance(state, action, log, plan), tuple(log)
     except BARE_ERRORS as error:
@@ -599,6 +603,11 @@ def _advance(state: State, action: Action, log: list[Event], plan: _Plan) -> Sta
         and not any(type(e) is TrumpRevealed for e in log)
     ):
         log.append(_revealed(after))
+    return _ending(after, log)
+
+
+def _ending(after: State, log: list[Event]) -> State:
+    """`after`, with the hand's end in `log` if it is over."""
     if after.is_over:
         outcome = result(after)
         ended = (outcome.points, outcome.winner)
