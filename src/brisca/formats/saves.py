@@ -40,10 +40,12 @@ from brisca.formats.records import GameRecord, read_record_rules, record_game, r
 from brisca.game.actions import parse_action
 from brisca.game.engine import apply, new_game
 from brisca.game.errors import (
+    BARE_ERRORS,
     BriscaError,
     IllegalActionError,
     NotationError,
     StateError,
+    as_brisca_error,
     describe,
 )
 from brisca.game.jsonio import Fields, only_strings, parse
@@ -225,14 +227,21 @@ def dumps_match(match: Match) -> str:
          "winners": [1]}
 
     Raises:
-        StateError: `match` is not a Match, or its seed is too long for JSON.
+        StateError: `match` is not a Match, its seed is too long for JSON, or it is
+            inconsistent (hand-edited fields that clash).
     """
     if type(match) is not Match:
         raise StateError(f"expected a brisca.Match, got {describe(match)}")
     try:
-        return json.dumps(_record(match))
-    except ValueError as error:  # an int past Python's digit limit for text
+        record = _record(match)
+    except BARE_ERRORS as error:
+        raise as_brisca_error("the match", error) from None
+    try:
+        return json.dumps(record, allow_nan=False)  # a hand-edited NaN is no JSON either
+    except ValueError as error:  # an int past Python's digit limit for text, a NaN, a cycle
         raise StateError(f"the match cannot be written as JSON: {error}") from None
+    except BARE_ERRORS as error:  # a hand-edited field of no JSON type
+        raise as_brisca_error("the match", error) from None
 
 
 def _fraction(value: Fraction) -> list[int]:

@@ -135,9 +135,12 @@ from brisca.game.engine import (
     step,
 )
 from brisca.game.errors import (
+    BARE_ERRORS,
     IllegalActionError,
     RulesError,
     StateError,
+    as_brisca_error,
+    as_state_error,
     checked_int,
     describe,
 )
@@ -211,11 +214,21 @@ Finished = tuple[Any, ...]
 
 
 def _deals(finished: Finished) -> tuple[tuple[HandRecord, tuple[Action, ...]], ...]:
-    """Each finished deal's record and actions, oldest first."""
-    found = []
-    while finished:
-        finished, record, actions, _ = finished
-        found.append((record, actions))
+    """Each finished deal's record and actions, oldest first.
+
+    Raises:
+        StateError: `finished` is not such a chain (a hand-edited match), or is longer
+            than any match makes: a list that holds itself would loop for ever.
+    """
+    found: list[tuple[HandRecord, tuple[Action, ...]]] = []
+    try:
+        while finished:
+            if len(found) >= MAX_DEALS:
+                raise StateError(f"the match is inconsistent (more than {MAX_DEALS} deals)")
+            finished, record, actions, _ = finished
+            found.append((record, actions))
+    except BARE_ERRORS as error:
+        raise as_brisca_error("the match", error) from None
     return tuple(reversed(found))
 
 
@@ -320,17 +333,26 @@ class Match(Playable["MatchObservation", "MatchResult"]):
         """The finished hands, oldest first."""
         return tuple(record for record, _ in _deals(self._finished))
 
+    # The readers below turn what a hand-edited field makes Python raise into a
+    # StateError; an inline `try` costs nothing until it catches.
+
     @property
     def actions(self) -> tuple[tuple[Action, ...], ...]:
         """The actions taken, one tuple per deal; the last is the hand in progress, if any."""
         done = tuple(actions for _, actions in _deals(self._finished))
-        return done if self.state is None else (*done, self.state.history)
+        try:
+            return done if self.state is None else (*done, self.state.history)
+        except BARE_ERRORS as error:
+            raise as_brisca_error("the match", error) from None
 
     @property
     def action_count(self) -> int:
         """How many actions the match has taken, every deal's together."""
-        current = 0 if self.state is None else len(self.state.history)
-        return _taken(self._finished) + current
+        try:
+            current = 0 if self.state is None else len(self.state.history)
+            return _taken(self._finished) + current
+        except BARE_ERRORS as error:
+            raise as_brisca_error("the match", error) from None
 
     @property
     def is_over(self) -> bool:
@@ -340,32 +362,47 @@ class Match(Playable["MatchObservation", "MatchResult"]):
     @property
     def to_act(self) -> Seat | None:
         """The seat to act in the hand in progress, or ``None`` once the match is over."""
-        return None if self.state is None else self.state.to_act
+        try:
+            return None if self.state is None else self.state.to_act
+        except BARE_ERRORS as error:
+            raise as_brisca_error("the match", error) from None
 
     @property
     def dealer(self) -> Seat | None:
         """The dealer of the hand in progress, or ``None`` once the match is over."""
-        return None if self.state is None else self.state.dealer
+        try:
+            return None if self.state is None else self.state.dealer
+        except BARE_ERRORS as error:
+            raise as_brisca_error("the match", error) from None
 
     @property
     def hand_number(self) -> int:
         """The number of the hand in progress (or of the next one, once over), from 0."""
-        return _count(self._finished)
+        try:
+            return _count(self._finished)
+        except BARE_ERRORS as error:
+            raise as_brisca_error("the match", error) from None
 
     def __repr__(self) -> str:
         # One line, as for a State: the hands and the record are in `str` and the fields.
-        if self.state is not None:
-            moment = f"hand {self.hand_number}, seat {self.to_act} to act"
-        elif self.winners:
-            moment = f"over, won by {_seats(self.winners)}"
-        else:
-            moment = "over, drawn"
-        standings = " ".join(_number(s) for s in self.standings)
-        name, seed = rules_label(self.rules), seed_label(self.seed)
-        return f"<Match {name}, {seed}: {moment}; standings {standings}>"
+        with as_state_error("the match"):
+            if self.state is not None:
+                moment = f"hand {self.hand_number}, seat {self.to_act} to act"
+            elif self.winners:
+                moment = f"over, won by {_seats(self.winners)}"
+            else:
+                moment = "over, drawn"
+            standings = " ".join(_number(s) for s in self.standings)
+            name, seed = rules_label(self.rules), seed_label(self.seed)
+            return f"<Match {name}, {seed}: {moment}; standings {standings}>"
 
     def __str__(self) -> str:
         """The standings and the target, then the hand in progress as ``str(state)`` draws it."""
+        with as_state_error("the match"):
+            return self._table()
+
+    def _table(self) -> str:
+        """`str(match)`, unguarded."""
         rules = self.rules
         target = (
             "one hand"
@@ -390,7 +427,8 @@ class Match(Playable["MatchObservation", "MatchResult"]):
     def __setstate__(self, state: dict[str, Any]) -> None:
         for name, value in state.items():
             object.__setattr__(self, name, value)
-        object.__setattr__(self, "_finished", _chained(state["_finished"]))
+        with as_state_error("the match"):  # a hand-edited deal's actions may have no length
+            object.__setattr__(self, "_finished", _chained(state["_finished"]))
 
     def legal_actions(self) -> tuple[Action, ...]:
         """The legal actions of the seat to act: :func:`match_legal_actions`."""
@@ -448,17 +486,26 @@ class MatchObservation:
     @property
     def dealer(self) -> Seat | None:
         """The dealer of the hand in progress, or ``None`` once the match is over."""
-        return None if self.current is None else self.current.dealer
+        try:
+            return None if self.current is None else self.current.dealer
+        except BARE_ERRORS as error:
+            raise as_brisca_error("the match view", error) from None
 
     @property
     def to_act(self) -> Seat | None:
         """The seat to act, or ``None`` once the match is over."""
-        return None if self.current is None else self.current.to_act
+        try:
+            return None if self.current is None else self.current.to_act
+        except BARE_ERRORS as error:
+            raise as_brisca_error("the match view", error) from None
 
     @property
     def hand_number(self) -> int:
         """The number of the hand in progress (or of the next one, once over), from 0."""
-        return self.earlier_hands + len(self.hands)
+        try:
+            return self.earlier_hands + len(self.hands)
+        except BARE_ERRORS as error:
+            raise as_brisca_error("the match view", error) from None
 
 
 @attrs.frozen
@@ -488,7 +535,10 @@ class MatchResult:
         """The standing of each side, when sides were fixed; else ``None``."""
         if self.sides is None:
             return None
-        return tuple(self.standings[side[0]] for side in self.sides)
+        try:
+            return tuple(self.standings[side[0]] for side in self.sides)
+        except BARE_ERRORS as error:
+            raise as_brisca_error("the match result", error) from None
 
 
 def _seats(seats: tuple[Seat, ...]) -> str:
@@ -652,7 +702,10 @@ def match_legal_actions(match: Match) -> tuple[Action, ...]:
     """
     if type(match) is not Match:
         raise _not_a_match(match)
-    return () if match.state is None else legal_actions(match.state)
+    try:
+        return () if match.state is None else legal_actions(match.state)
+    except BARE_ERRORS as error:
+        raise as_brisca_error("the match", error) from None
 
 
 def match_is_legal(match: Match, action: Action | str) -> bool:
@@ -663,7 +716,10 @@ def match_is_legal(match: Match, action: Action | str) -> bool:
     """
     if type(match) is not Match:
         raise _not_a_match(match)
-    return match.state is not None and is_legal(match.state, action)
+    try:
+        return match.state is not None and is_legal(match.state, action)
+    except BARE_ERRORS as error:
+        raise as_brisca_error("the match", error) from None
 
 
 def match_apply(match: Match, action: Action | str) -> Match:
@@ -682,10 +738,14 @@ def match_apply(match: Match, action: Action | str) -> Match:
     state = match.state
     if state is None:
         raise IllegalActionError("the match is over")
-    state = apply(state, action)
-    if not state.is_over:
-        return attrs.evolve(match, state=state)  # its actions are the state's own history
-    return _settle(match, state)
+    # An inline try, as in the engine: free until a hand-edited match makes Python raise.
+    try:
+        state = apply(state, action)
+        if not state.is_over:
+            return attrs.evolve(match, state=state)  # its actions are the state's own history
+        return _settle(match, state)
+    except BARE_ERRORS as error:
+        raise as_brisca_error("the match", error) from None
 
 
 def match_step(match: Match, action: Action | str) -> tuple[Match, tuple[Event, ...]]:
@@ -702,10 +762,13 @@ def match_step(match: Match, action: Action | str) -> tuple[Match, tuple[Event, 
     state = match.state
     if state is None:
         raise IllegalActionError("the match is over")
-    state, events = step(state, action)
-    if not state.is_over:
-        return attrs.evolve(match, state=state), events
-    return _settle(match, state), events
+    try:
+        state, events = step(state, action)
+        if not state.is_over:
+            return attrs.evolve(match, state=state), events
+        return _settle(match, state), events
+    except BARE_ERRORS as error:
+        raise as_brisca_error("the match", error) from None
 
 
 def _settle(match: Match, state: State) -> Match:
@@ -735,6 +798,8 @@ def _settle(match: Match, state: State) -> Match:
     standings = tuple(s + c for s, c in zip(match.standings, credits, strict=True))
     if replayed:
         ties = match.ties + 1
+        if type(ties) is not int or not 0 < ties <= MAX_DEALS:  # 2**ties must stay small
+            raise StateError(f"the match is inconsistent (ties is {describe(match.ties)})")
         stake = 2**ties if rules.tie_rule is TieRule.REPLAY_DOUBLE_STAKE else 1
         return _deal_from(match, state.dealer, finished, stake, ties, standings)
     if outcome.void:
@@ -839,24 +904,42 @@ def hand_value(
             raise StateError("tricks_won is read from the state: give one or the other")
         final = outcome
         outcome = result(final)  # refuses a hand that is not over
-        side_of = final.seating.side_of
-        won = [0] * len(outcome.sides)
-        for trick in final.tricks:
-            won[side_of[trick.winner]] += 1
+        with as_state_error("the state"):
+            side_of = final.seating.side_of
+            won = [0] * len(outcome.sides)
+            for trick in final.tricks:
+                won[side_of[trick.winner]] += 1
         tricks_won = won
     if not isinstance(outcome, HandResult):
         raise StateError(f"outcome must be a brisca.HandResult, got {describe(outcome)}")
-    if (
-        isinstance(tricks_won, (str, bytes))
-        or not isinstance(tricks_won, Sequence)
-        or len(tricks_won) != len(outcome.sides)
-        or not all(type(t) is int and t >= 0 for t in tricks_won)
-    ):
-        raise StateError(
-            f"tricks_won must hold a count of tricks per side ({len(outcome.sides)}), "
-            f"got {describe(tricks_won)}"
-        )
-    winner = _hand_winner(outcome)
+    with as_state_error("the hand result"):  # a hand-edited result's fields may clash
+        count = len(outcome.sides)
+        if (
+            isinstance(tricks_won, (str, bytes))
+            or not isinstance(tricks_won, Sequence)
+            or len(tricks_won) != count
+            or not all(type(t) is int and t >= 0 for t in tricks_won)
+        ):
+            raise StateError(
+                f"tricks_won must hold a count of tricks per side ({count}), "
+                f"got {describe(tricks_won)}"
+            )
+        winner = _hand_winner(outcome)
+        if winner is not None and (type(winner) is not int or not 0 <= winner < count):
+            raise StateError(
+                f"the hand result's winner must be None or a side from 0 to {count - 1}, "
+                f"got {describe(winner)}"
+            )
+        value = _value(rules, outcome, winner, tricks_won)
+        if type(value) is not int:  # a hand-edited card point, read as it is
+            raise StateError(
+                f"the hand result's points must be ints, got {describe(outcome.points)}"
+            )
+        return value
+
+
+def _value(rules: Rules, outcome: HandResult, winner: int | None, tricks_won: Sequence[int]) -> int:
+    """:func:`hand_value` of a result whose `winner` side (from `_hand_winner`) is known."""
     if winner is None:
         return 0
     mode = rules.match_mode
@@ -903,7 +986,7 @@ def _score(
         return tuple(Fraction(p) for p in outcome.points), winner, False
     if winner is not None:
         credits = [_ZERO] * count
-        credits[winner] = Fraction(hand_value(rules, outcome, tricks_won) * stake)
+        credits[winner] = Fraction(_value(rules, outcome, winner, tricks_won) * stake)
         return tuple(credits), winner, False
     if outcome.replay:
         return (_ZERO,) * count, None, True
@@ -952,26 +1035,29 @@ def match_observe(match: Match, seat: int) -> MatchObservation:
     """
     if type(match) is not Match:
         raise _not_a_match(match)
-    n = match.rules.num_players
-    checked_int(seat, "seat", 0, n - 1)
-    latest: list[HandRecord] = []
-    earlier = match._finished
-    while earlier and len(latest) < VIEW_HANDS:
-        earlier, record, _, _ = earlier
-        latest.append(record)
-    return MatchObservation(
-        seat=seat,
-        rules=match.rules,
-        current=None if match.state is None else observe(match.state, seat),
-        first_dealer=match.first_dealer,
-        cut=match.cut,
-        hands=tuple(reversed(latest)),
-        earlier_hands=_count(earlier),
-        standings=match.standings,
-        stake=match.stake,
-        ties=match.ties,
-        winners=match.winners,
-    )
+    try:
+        n = match.rules.num_players
+        checked_int(seat, "seat", 0, n - 1)
+        latest: list[HandRecord] = []
+        earlier = match._finished
+        while earlier and len(latest) < VIEW_HANDS:
+            earlier, record, _, _ = earlier
+            latest.append(record)
+        return MatchObservation(
+            seat=seat,
+            rules=match.rules,
+            current=None if match.state is None else observe(match.state, seat),
+            first_dealer=match.first_dealer,
+            cut=match.cut,
+            hands=tuple(reversed(latest)),
+            earlier_hands=_count(earlier),
+            standings=match.standings,
+            stake=match.stake,
+            ties=match.ties,
+            winners=match.winners,
+        )
+    except BARE_ERRORS as error:
+        raise as_brisca_error("the match", error) from None
 
 
 def match_result(match: Match) -> MatchResult:
@@ -984,14 +1070,16 @@ def match_result(match: Match) -> MatchResult:
         raise _not_a_match(match)
     if match.state is not None:
         raise StateError("the match is not over yet: no result")
-    # Sides are fixed when every played hand had the same ones (not so with 5 players).
-    hands = match.hands
-    played = {h.result.sides for h in hands if not h.result.void}
-    sides = played.pop() if len(played) == 1 else None
-    winner = None
-    if sides is not None and match.winners:
-        winner = next((i for i, side in enumerate(sides) if set(match.winners) <= set(side)), None)
-    return MatchResult(match.winners, winner, sides, match.standings, hands)
+    with as_state_error("the match"):
+        # Sides are fixed when every played hand had the same ones (not so with 5 players).
+        hands = match.hands
+        played = {h.result.sides for h in hands if not h.result.void}
+        sides = played.pop() if len(played) == 1 else None
+        winner = None
+        if sides is not None and match.winners:
+            winners = set(match.winners)
+            winner = next((i for i, side in enumerate(sides) if winners <= set(side)), None)
+        return MatchResult(match.winners, winner, sides, match.standings, hands)
 
 
 def match_with_hand(match: Match, state: State) -> Match:
@@ -1012,17 +1100,20 @@ def match_with_hand(match: Match, state: State) -> Match:
         raise StateError("the match is over: it has no hand in progress")
     if type(state) is not State:
         raise StateError(f"expected a brisca.State, got {describe(state)}")
-    done = now.history
-    history = state.history
-    if (
-        state.deal != now.deal
-        or state.dealer != now.dealer
-        or state.rules != match.rules
-        or history[: len(done)] != done
-    ):
-        raise StateError("the state is not a later state of the match's hand in progress")
-    if len(history) == len(done):
-        return match
-    if state.is_over:
-        return _settle(match, state)
-    return attrs.evolve(match, state=state)
+    try:
+        done = now.history
+        history = state.history
+        if (
+            state.deal != now.deal
+            or state.dealer != now.dealer
+            or state.rules != match.rules
+            or history[: len(done)] != done
+        ):
+            raise StateError("the state is not a later state of the match's hand in progress")
+        if len(history) == len(done):
+            return match
+        if state.is_over:
+            return _settle(match, state)
+        return attrs.evolve(match, state=state)
+    except BARE_ERRORS as error:
+        raise as_brisca_error("the match", error) from None
