@@ -151,7 +151,7 @@ def shell(rules: brisca.Rules, seeds: range) -> Any:
     for seed in seeds:
         raw.record(seed)
     wrapped = wrappers.TerminateIllegalWrapper(raw, illegal_reward=-120.0)
-    return wrappers.OrderEnforcingWrapper(wrappers.AssertOutOfBoundsWrapper(wrapped))
+    return wrappers.OrderEnforcingWrapper(wrapped)
 
 
 def pettingzoo_hand(table: Any, seed: int) -> None:

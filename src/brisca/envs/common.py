@@ -13,6 +13,8 @@ every check of an action from :func:`brisca.refusal`; the table drawn for people
 
 from __future__ import annotations
 
+import math
+import numbers
 import operator
 import os
 from collections.abc import Mapping
@@ -36,8 +38,8 @@ from brisca.agents.encoding import (
 from brisca.formats.text import describe_deal, describe_result
 from brisca.game.actions import Action
 from brisca.game.engine import new_game, observe
-from brisca.game.errors import StateError, describe
-from brisca.game.rng import Generator
+from brisca.game.errors import NotationError, StateError, describe, int_range
+from brisca.game.rng import MAX_SEED, Generator
 from brisca.game.rules import Rules
 from brisca.game.state import HandResult, State
 
@@ -51,11 +53,16 @@ __all__ = [
     "HandSeeds",
     "Observer",
     "active_seats",
+    "checked_action_index",
     "checked_illegal",
+    "checked_illegal_reward",
+    "checked_options",
     "checked_render_mode",
     "checked_reward",
+    "checked_seed",
     "deal",
     "decoded_action",
+    "integer",
     "observation",
     "observation_space",
     "render_table",
@@ -105,12 +112,35 @@ def checked_render_mode(render_mode: object) -> str | None:
     Raises:
         StateError: it is neither.
     """
-    if render_mode is not None and render_mode not in RENDER_MODES:
+    # `in` alone would compare an array elementwise, or call a junk value's __eq__.
+    if render_mode is not None and not (
+        isinstance(render_mode, str) and render_mode in RENDER_MODES
+    ):
         raise StateError(
             f"render_mode must be None or one of {', '.join(RENDER_MODES)}, "
             f"got {describe(render_mode)}"
         )
     return render_mode
+
+
+def checked_illegal_reward(illegal_reward: object, reward: str) -> float:
+    """`illegal_reward` as a float, or :func:`worst_reward` of `reward` when it is ``None``.
+
+    Raises:
+        StateError: it is not a finite real number.
+    """
+    if illegal_reward is None:
+        return worst_reward(reward)
+    if isinstance(illegal_reward, numbers.Real) and not isinstance(
+        illegal_reward, (bool, np.bool_)
+    ):
+        try:
+            value = float(illegal_reward)
+        except (OverflowError, TypeError, ValueError):
+            value = math.inf
+        if math.isfinite(value):
+            return value
+    raise StateError(f"illegal_reward must be a number, got {describe(illegal_reward)}")
 
 
 def worst_reward(reward: str) -> float:
@@ -222,15 +252,53 @@ def decoded_action(action: object, rules: Rules) -> Action:
     return action_from_index(index, rules)  # type: ignore[arg-type]
 
 
-def _seed_value(seed: object) -> int:
-    if isinstance(seed, (bool, np.bool_)):
-        raise StateError(f"a seed must be a non-negative int, got {describe(seed)}")
+def integer(value: object) -> int | None:
+    """`value` as a Python int if it is an integer (a numpy one will do, a bool will not),
+    else ``None``."""
+    if isinstance(value, (bool, np.bool_)):
+        return None
     try:
-        value = operator.index(seed)  # type: ignore[arg-type]
+        return operator.index(value)  # type: ignore[arg-type]
     except TypeError:
-        raise StateError(f"a seed must be a non-negative int, got {describe(seed)}") from None
-    if value < 0:
-        raise StateError(f"a seed must be a non-negative int, got {describe(seed)}")
+        return None
+
+
+def checked_action_index(action: object, size: int) -> int:
+    """`action` as a Python int, if it is an index of an action space of `size` actions; a
+    numpy integer will do.
+
+    Raises:
+        NotationError: it is not an integer (a bool is not), or not from 0 to `size` - 1.
+    """
+    if type(action) is int and 0 <= action < size:
+        return action
+    value = integer(action)
+    if value is None or not 0 <= value < size:
+        raise NotationError(
+            f"an action index for these rules is an int from 0 to {size - 1}, "
+            f"got {describe(action)}"
+        )
+    return value
+
+
+def checked_seed(seed: object) -> int | None:
+    """`seed` as a Python int, or ``None``: the one seed contract of the environments.
+
+    A seed is what ``brisca.new_game`` takes, an int from 0 to
+    :data:`brisca.game.rng.MAX_SEED`, and a numpy integer will do (Gymnasium's seeding
+    itself takes Python ints only).
+
+    Raises:
+        StateError: `seed` is neither ``None`` nor such an integer.
+    """
+    if seed is None or (type(seed) is int and 0 <= seed <= MAX_SEED):
+        return seed
+    value = integer(seed)
+    if value is None or not 0 <= value <= MAX_SEED:
+        raise StateError(
+            f"a seed must be a non-negative int ({int_range(0, MAX_SEED)}; a numpy "
+            f"integer will do), got {describe(seed)}"
+        )
     return value
 
 
@@ -244,25 +312,44 @@ class HandSeeds:
     """
 
     def __init__(self, seed: object = None) -> None:
-        self._base = None if seed is None else _seed_value(seed)
+        self._base = checked_seed(seed)
         self._stream: Generator | None = None
+
+    def copy(self) -> HandSeeds:
+        """An independent copy: a reset draws from one and keeps it only if it deals."""
+        twin = HandSeeds()
+        twin._base = self._base
+        twin._stream = None if self._stream is None else self._stream.copy()
+        return twin
 
     def next(self, seed: object = None) -> int:
         """The seed of the next hand: `seed` itself when given.
 
         Raises:
-            StateError: `seed` is not a non-negative int.
+            StateError: a bad seed (see :func:`checked_seed`).
         """
-        if seed is not None:
-            value = _seed_value(seed)
-        elif self._stream is not None:
-            return self._stream.below(1 << 64)
-        elif self._base is not None:
+        value = checked_seed(seed)
+        if value is None:
+            if self._stream is not None:
+                return self._stream.below(1 << 64)
             value = self._base
-        else:
+        if value is None:
             value = int.from_bytes(os.urandom(8), "big")
         self._stream = Generator(value)
         return value
+
+
+def checked_options(options: object) -> Mapping[str, Any]:
+    """`options` of a reset, ``{}`` for ``None``.
+
+    Raises:
+        StateError: `options` is not a mapping.
+    """
+    if options is None:
+        return {}
+    if not isinstance(options, Mapping):
+        raise StateError(f"options must be a dict, got {describe(options)}")
+    return options
 
 
 def deal(rules: Rules, seed: int, options: Mapping[str, Any] | None) -> State:
@@ -273,10 +360,7 @@ def deal(rules: Rules, seed: int, options: Mapping[str, Any] | None) -> State:
     Raises:
         StateError: `options` is not a mapping, or a bad deck or dealer.
     """
-    if options is None:
-        options = {}
-    if not isinstance(options, Mapping):
-        raise StateError(f"options must be a dict, got {describe(options)}")
+    options = checked_options(options)
     deck, dealer = options.get("deck"), options.get("dealer")
     if deck is not None:
         return new_game(rules, deck=deck, dealer=dealer)

@@ -44,18 +44,21 @@ from brisca.envs.common import (
     Observer,
     active_seats,
     checked_illegal,
+    checked_illegal_reward,
+    checked_options,
     checked_render_mode,
     checked_reward,
+    checked_seed,
     deal,
     decoded_action,
     observation_space,
     render_table,
     seat_rewards,
-    worst_reward,
 )
 from brisca.game.actions import Action
 from brisca.game.engine import apply, checked_rules, legal_actions, observe, refusal, result
 from brisca.game.errors import BotError, IllegalActionError, StateError, checked_int, describe
+from brisca.game.rng import MAX_SEED
 from brisca.game.rules import Rules
 from brisca.game.state import HandResult, State
 
@@ -120,11 +123,7 @@ class BriscaEnv(gymnasium.Env[_Obs, Any]):
         self.seat = checked_int(seat, "seat", 0, n - 1)
         self.reward_mode = checked_reward(reward)
         self.illegal = checked_illegal(illegal)
-        if illegal_reward is None:
-            illegal_reward = worst_reward(self.reward_mode)
-        elif isinstance(illegal_reward, bool) or not isinstance(illegal_reward, (int, float)):
-            raise StateError(f"illegal_reward must be a number, got {describe(illegal_reward)}")
-        self.illegal_reward = float(illegal_reward)
+        self.illegal_reward = checked_illegal_reward(illegal_reward, self.reward_mode)
         self.render_mode = checked_render_mode(render_mode)
         self._opponents = _opponents(opponents, seat, n)
         self.observation_space = observation_space(self.rules)
@@ -161,14 +160,19 @@ class BriscaEnv(gymnasium.Env[_Obs, Any]):
         them; other keys are ignored. A hand that ends before the learner's first turn
         (a bot's black hand) is dealt again from the next seed.
 
+        A seed is an int from 0 to ``brisca.game.rng.MAX_SEED``; a numpy integer will do.
+        The environment is left as it was when reset raises.
+
         Raises:
-            StateError: the environment is closed, a bad seed, dealer or deck, or the
-                learner's seat sits this hand out.
+            StateError: the environment is closed, a bad seed, options, dealer or deck,
+                or the learner's seat sits this hand out.
         """
         if self._closed:
             raise StateError("the environment is closed")
-        super().reset(seed=seed)
-        hand_seed = self._seeds.next(seed)
+        seed = checked_seed(seed)  # Gymnasium's seeding takes Python ints only
+        options = checked_options(options)
+        seeds = self._seeds.copy()  # kept only if the deal succeeds
+        hand_seed = seeds.next(seed)
         for _ in range(_REDEALS):
             state = deal(self.rules, hand_seed, options)
             if self.seat not in active_seats(state):
@@ -176,15 +180,15 @@ class BriscaEnv(gymnasium.Env[_Obs, Any]):
                     f"the learner's seat {self.seat} sits out this hand: give another "
                     "seat, or a dealer in options"
                 )
-            self._bots = {
-                s: _bot(o, hand_seed, s, self.rules.num_players) for s, o in self._opponents
-            }
-            state = self._play_bots(state)
+            bots = {s: _bot(o, hand_seed, s, self.rules.num_players) for s, o in self._opponents}
+            state = self._play_bots(state, bots)
             if not state.is_over:
                 break
-            hand_seed = self._seeds.next()
+            hand_seed = seeds.next()
         else:
             raise StateError(f"{_REDEALS} hands in a row ended before the learner's turn")
+        super().reset(seed=seed)
+        self._seeds, self._bots = seeds, bots
         self._state, self._done = state, False
         return self._observer(state, self.seat, acting=True), {}
 
@@ -210,7 +214,7 @@ class BriscaEnv(gymnasium.Env[_Obs, Any]):
             self._done = True
             obs = self._observer(state, self.seat, acting=False)
             return obs, self.illegal_reward, True, False, {"illegal_action": why}
-        self._state = state = self._play_bots(played)
+        self._state = state = self._play_bots(played, self._bots)
         reward = 0.0
         if state.is_over:
             self._done = True
@@ -256,12 +260,12 @@ class BriscaEnv(gymnasium.Env[_Obs, Any]):
             raise StateError("call reset() first: no hand has been dealt")
         return self._state
 
-    def _play_bots(self, state: State) -> State:
+    def _play_bots(self, state: State, bots: Mapping[int, Bot]) -> State:
         """Let the bots act until it is the learner's turn or the hand is over."""
         while not state.is_over and state.to_act != self.seat:
             seat: int = state.to_act  # type: ignore[assignment]
             legal = legal_actions(state)
-            action = self._bots[seat](observe(state, seat), legal)
+            action = bots[seat](observe(state, seat), legal)
             if action not in legal:
                 raise BotError(
                     f"the bot at seat {seat} chose {describe(action)}, not a legal action"
@@ -293,7 +297,8 @@ def _opponents(opponents: object, seat: int, n: int) -> tuple[tuple[int, Opponen
 def _bot(opponent: Opponent, hand_seed: int, seat: int, n: int) -> Bot:
     """A named bot made for this hand and seat, seeded from the hand; a callable as it is."""
     if isinstance(opponent, str):
-        return make_bot(opponent, seed=hand_seed * n + seat)
+        # Masked to MAX_SEED, which make_bot takes at most: a hand seed near it stays valid.
+        return make_bot(opponent, seed=(hand_seed * n + seat) & MAX_SEED)
     return opponent
 
 

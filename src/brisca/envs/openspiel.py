@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import pickle
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -59,13 +60,20 @@ from brisca.agents.encoding import (
     encoding_size,
 )
 from brisca.agents.sampling import sample_state
-from brisca.envs.common import checked_reward, render_table, seat_rewards, worst_reward
+from brisca.envs.common import (
+    checked_reward,
+    integer,
+    render_table,
+    seat_rewards,
+    worst_reward,
+)
 from brisca.formats.saves import dumps, loads
 from brisca.formats.views import observation_to_dict
 from brisca.game.actions import Play
 from brisca.game.cards import Card
 from brisca.game.engine import deal_layout, new_game, observe, refusal, result, step
 from brisca.game.errors import (
+    BARE_ERRORS,
     BriscaError,
     IllegalActionError,
     NotationError,
@@ -101,6 +109,15 @@ _RESAMPLES = 50
 # As plain ints: `current_player` runs several times a step, from C++.
 _CHANCE = int(pyspiel.PlayerId.CHANCE)
 _TERMINAL = int(pyspiel.PlayerId.TERMINAL)
+# Past this, OpenSpiel cannot take an int as an action.
+_INT64 = 1 << 63
+# OpenSpiel's own methods, called as functions: cheaper than super() on a hot path.
+_apply_action = pyspiel.State.apply_action
+_legal_actions = pyspiel.State.legal_actions
+_observation_tensor = pyspiel.State.observation_tensor
+_information_state_tensor = pyspiel.State.information_state_tensor
+_observation_string = pyspiel.State.observation_string
+_information_state_string = pyspiel.State.information_state_string
 
 
 def _game_type(num_players: int | None, zero_sum: bool) -> pyspiel.GameType:
@@ -133,14 +150,48 @@ def _rules(name: object, options: object) -> Rules:
     if not isinstance(options, Mapping):
         raise RulesError(f"options must be nested parameters, got {describe(options)}")
     # A nested parameter read from a game string carries a "name": the text before "(".
+    if not isinstance(options.get("name", ""), str):
+        raise RulesError(f"the name of the options must be text, got {describe(options['name'])}")
     changes = {k: v for k, v in options.items() if k != "name"}
     for option, value in changes.items():
         if isinstance(base.get(option), list) and isinstance(value, str):
             try:
                 Rules.from_dict({**base, option: value})
             except RulesError:
-                changes[option] = [int(i) if i.isdigit() else i for i in value.split()]
+                # ASCII digits only: "²".isdigit() holds, but int("²") fails.
+                changes[option] = [
+                    int(i) if i.isascii() and i.isdigit() else i for i in value.split()
+                ]
     return Rules.from_dict({**base, **changes})
+
+
+def _checked_seat(player: object, n: int) -> int:
+    """`player` as a Python int, if it is a seat from 0 to `n` - 1; a numpy integer will do.
+
+    Raises:
+        StateError: it is not.
+    """
+    if type(player) is int and 0 <= player < n:
+        return player
+    value = integer(player)
+    if value is None or not 0 <= value < n:
+        raise StateError(f"player must be a seat from 0 to {n - 1}, got {describe(player)}")
+    return value
+
+
+def _action(action: object) -> int:
+    """`action` as a Python int that OpenSpiel can take (its own checks raise SpielError or
+    TypeError); whether it is an outcome or action of the state, the state says.
+
+    Raises:
+        NotationError: it is not a non-negative integer of 64 bits.
+    """
+    value = integer(action)
+    if value is None or not 0 <= value < _INT64:
+        raise NotationError(
+            f"an action or chance outcome is a non-negative int, got {describe(action)}"
+        )
+    return value
 
 
 def _zero_sum(rules: Rules, reward: str, sides: tuple[tuple[int, ...], ...]) -> bool:
@@ -175,6 +226,8 @@ class BriscaGame(pyspiel.Game):  # type: ignore[misc]
     """
 
     def __init__(self, params: Mapping[str, Any] | None = None) -> None:
+        if params is not None and not isinstance(params, Mapping):
+            raise StateError(f"the game parameters must be a dict, got {describe(params)}")
         unknown = sorted(str(k) for k in params or {} if k not in PARAMETERS)
         if unknown:
             raise StateError(
@@ -203,13 +256,27 @@ class BriscaGame(pyspiel.Game):  # type: ignore[misc]
             max_game_length=_max_game_length(rules),
         )
         kept = {k: v for k, v in given.items() if k != "options" or v}
-        super().__init__(_game_type(n, zero_sum), info, kept)
+        try:
+            super().__init__(_game_type(n, zero_sum), info, kept)
+        except (TypeError, pyspiel.SpielError):  # pybind11's and OpenSpiel's own checks
+            raise RulesError(
+                "the options must be nested parameters of text, ints, floats and bools, "
+                f"got {describe(given['options'])}"
+            ) from None
         self.rules = rules
         self.reward = reward
         self.dealer: int | None = None if dealer < 0 else dealer
         # Shared by the game's states (a state's clone is a deep copy, so it keeps none).
         self.encoder = StateEncoder(rules)
         self._cards = tuple(range(len(rules.cards)))
+
+    # A game whose __init__ raised before OpenSpiel's has no C++ half: OpenSpiel's repr
+    # of it crashes the process, and a traceback printer that shows `self` would call it.
+    def __repr__(self) -> str:
+        return super().__repr__() if "rules" in self.__dict__ else "<BriscaGame, not built>"
+
+    def __str__(self) -> str:
+        return super().__str__() if "rules" in self.__dict__ else "<BriscaGame, not built>"
 
     def new_initial_state(self) -> BriscaState:
         """The hand before the shuffle: a chance node."""
@@ -225,10 +292,14 @@ class BriscaGame(pyspiel.Game):  # type: ignore[misc]
             StateError: observer parameters, or a type other than one seat's view
                 (public and own private information).
         """
-        if params:
+        if params is not None and not (isinstance(params, Mapping) and not params):
             raise StateError(f"the observer takes no parameters, got {describe(params)}")
         if iig_obs_type is None:
             return BriscaObserver(self.rules, perfect_recall=False)
+        if not isinstance(iig_obs_type, pyspiel.IIGObservationType):
+            raise StateError(
+                f"expected a pyspiel.IIGObservationType or None, got {describe(iig_obs_type)}"
+            )
         private = iig_obs_type.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER
         if not (private and iig_obs_type.public_info):
             raise StateError(
@@ -236,6 +307,21 @@ class BriscaGame(pyspiel.Game):  # type: ignore[misc]
                 "information, with or without perfect recall"
             )
         return BriscaObserver(self.rules, perfect_recall=iig_obs_type.perfect_recall)
+
+    def deserialize_state(self, text: str) -> BriscaState:
+        """The state that ``state.serialize()`` wrote as `text`.
+
+        Raises:
+            NotationError: `text` is not a serialized state of this game.
+        """
+        if not isinstance(text, str):
+            raise NotationError(f"a serialized state is text, got {describe(text)}")
+        try:
+            return super().deserialize_state(text)  # type: ignore[no-any-return]
+        except BriscaError:
+            raise
+        except (pyspiel.SpielError, pickle.UnpicklingError, *BARE_ERRORS):
+            raise NotationError("the text is not a serialized state of this game") from None
 
     def max_chance_nodes_in_history(self) -> int:
         """One chance node per card: the shuffle."""
@@ -331,6 +417,10 @@ def _hand_from_json(text: str) -> _Hand:
 class BriscaState(pyspiel.State):  # type: ignore[misc]
     """A hand: the shuffle's chance nodes, then the seats' decisions."""
 
+    # The number of seats, for the checks of a player; 0 (see `_players`) in a state
+    # serialized before it was kept.
+    _n = 0
+
     def __init__(self, game: BriscaGame) -> None:
         super().__init__(game)
         # The chance outcomes so far, until the whole deck is out; then the hand.
@@ -338,12 +428,178 @@ class BriscaState(pyspiel.State):  # type: ignore[misc]
         # The cards still in the pack, ascending: the chance outcomes.
         self._left: tuple[int, ...] = game._cards
         self._hand: _Hand | None = None
+        self._n = game.rules.num_players
 
     @property
     def game_state(self) -> State | None:
         """The ``brisca.State`` of the hand, hidden cards included (for a referee, never
         for a seat), or ``None`` during the shuffle."""
         return None if self._hand is None else self._hand.state
+
+    # OpenSpiel's own methods that take a player or an action, with brisca's errors: a
+    # StateError for a bad player and a NotationError for a bad action, where pybind11
+    # raises TypeError and OpenSpiel SpielError. A well-typed call takes one comparison.
+
+    def apply_action(self, action: int) -> None:
+        """Apply `action` (or chance outcome); a numpy integer will do.
+
+        Raises:
+            NotationError: it is not an index of the cards or of the action space.
+            IllegalActionError: that card is out already, or the action is not legal.
+        """
+        if not (type(action) is int and 0 <= action < _INT64):
+            action = _action(action)
+        _apply_action(self, action)
+
+    def apply_action_with_legality_check(self, action: int) -> None:
+        """:meth:`apply_action`, which checks legality anyway."""
+        self.apply_action(action)
+
+    def child(self, action: int) -> BriscaState:
+        """A clone of the state after `action`: it is left unchanged."""
+        clone: BriscaState = self.clone()
+        clone.apply_action(action)
+        return clone
+
+    def undo_action(self, player: int, action: int) -> None:
+        """Not offered: clone the state before the action instead.
+
+        Raises:
+            StateError: always (OpenSpiel's default raises SpielError).
+        """
+        raise StateError("the brisca game cannot undo an action: clone the state before it")
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        """The legal actions of `player` (by default, the player to act): none for
+        another seat, the chance outcomes at a chance node.
+
+        Raises:
+            StateError: `player` is neither a seat nor the player to act.
+        """
+        if player is None:
+            return _legal_actions(self)  # type: ignore[no-any-return]
+        return _legal_actions(self, self._player(player))  # type: ignore[no-any-return]
+
+    def legal_actions_mask(self, player: int | None = None) -> list[int]:
+        """:meth:`legal_actions` as a mask over the actions (chance outcomes)."""
+        if player is None:
+            return super().legal_actions_mask()  # type: ignore[no-any-return]
+        return super().legal_actions_mask(self._player(player))  # type: ignore[no-any-return]
+
+    def action_to_string(self, *args: int) -> str:
+        """``action_to_string([player,] action)``: the action (or outcome) as text.
+
+        Raises:
+            StateError: a bad player, or not one or two arguments.
+            NotationError: `action` is not an action (or outcome) of the game.
+        """
+        if len(args) == 1:
+            player, action = self.current_player(), args[0]
+        elif len(args) == 2:
+            # The chance player too, at any node: a history's outcomes are written so.
+            chance = integer(args[0]) == _CHANCE
+            player, action = _CHANCE if chance else self._player(args[0]), args[1]
+        else:
+            raise StateError(f"action_to_string takes [player,] action, got {len(args)} arguments")
+        return super().action_to_string(player, _action(action))  # type: ignore[no-any-return]
+
+    def string_to_action(self, *args: Any) -> int:
+        """``string_to_action([player,] text)``: the legal action written `text`.
+
+        Raises:
+            StateError: a bad player, or not one or two arguments.
+            NotationError: no legal action of the player is written so.
+        """
+        if len(args) == 1:
+            player, text = self.current_player(), args[0]
+        elif len(args) == 2:
+            player, text = self._player(args[0]), args[1]
+        else:
+            raise StateError(f"string_to_action takes [player,] text, got {len(args)} arguments")
+        if isinstance(text, str):
+            for action in self.legal_actions(player):
+                if super().action_to_string(player, action) == text:
+                    return action
+        raise NotationError(f"no legal action of player {player} is {describe(text)}")
+
+    def information_state_string(self, player: int | None = None) -> str:
+        """`player`'s information state as JSON (see :class:`BriscaObserver`).
+
+        Raises:
+            StateError: `player` is not a seat (by default, the player to act).
+        """
+        if not (type(player) is int and 0 <= player < self._n):
+            player = self._seat(player)
+        return _information_state_string(self, player)  # type: ignore[no-any-return]
+
+    def information_state_tensor(self, player: int | None = None) -> list[float]:
+        """`player`'s information state as a tensor (see :class:`BriscaObserver`).
+
+        Raises:
+            StateError: `player` is not a seat (by default, the player to act).
+        """
+        if not (type(player) is int and 0 <= player < self._n):
+            player = self._seat(player)
+        return _information_state_tensor(self, player)  # type: ignore[no-any-return]
+
+    def observation_string(self, player: int | None = None) -> str:
+        """`player`'s view as JSON (see :class:`BriscaObserver`).
+
+        Raises:
+            StateError: `player` is not a seat (by default, the player to act).
+        """
+        if not (type(player) is int and 0 <= player < self._n):
+            player = self._seat(player)
+        return _observation_string(self, player)  # type: ignore[no-any-return]
+
+    def observation_tensor(self, player: int | None = None) -> list[float]:
+        """`player`'s view as a tensor (see :class:`BriscaObserver`).
+
+        Raises:
+            StateError: `player` is not a seat (by default, the player to act).
+        """
+        if not (type(player) is int and 0 <= player < self._n):
+            player = self._seat(player)
+        return _observation_tensor(self, player)  # type: ignore[no-any-return]
+
+    def player_return(self, player: int) -> float:
+        """`player`'s return: see :meth:`returns`.
+
+        Raises:
+            StateError: `player` is not a seat.
+        """
+        return self.returns()[_checked_seat(player, self._players())]
+
+    def player_reward(self, player: int) -> float:
+        """`player`'s reward for the last action: its return once the hand is over.
+
+        Raises:
+            StateError: `player` is not a seat.
+        """
+        seat = _checked_seat(player, self._players())
+        return super().player_reward(seat)  # type: ignore[no-any-return]
+
+    def _players(self) -> int:
+        """The number of seats (a state serialized before `_n` was kept reads 0 there)."""
+        if not self._n:
+            self._n = self.get_game().rules.num_players
+        return self._n
+
+    def _seat(self, player: object) -> int:
+        """`player`, a seat, or by default (``None``) the seat to act."""
+        n = self._players()
+        if player is None:
+            player = self.current_player()
+            if not 0 <= player < n:
+                raise StateError(f"no seat is to act here: give a player from 0 to {n - 1}")
+        return _checked_seat(player, n)
+
+    def _player(self, player: object) -> int:
+        """`player`, a seat or the player to act (a chance or terminal node's pseudo-player)."""
+        value = integer(player)
+        if value is not None and value == self.current_player():
+            return value
+        return _checked_seat(player, self._players())
 
     def current_player(self) -> int:
         hand = self._hand
@@ -425,11 +681,17 @@ class BriscaState(pyspiel.State):  # type: ignore[misc]
         came from, so that its dealt hand and draws are the real ones too.
 
         Raises:
-            StateError: during the shuffle, a bad player, or no such world found.
+            StateError: during the shuffle, a bad player or sampler, or no such world found.
         """
         game: BriscaGame = self.get_game()
         if self._hand is None:
             raise StateError("no information state to resample during the shuffle")
+        player = _checked_seat(player, self._players())
+        if not callable(sampler):
+            raise StateError(
+                f"the sampler must be a callable returning a number from 0 to 1, "
+                f"got {describe(sampler)}"
+            )
         real = self._hand.state
         view = observe(real, player)
         key = self.information_state_string(player)
@@ -477,8 +739,11 @@ class BriscaObserver:
     """
 
     def __init__(self, rules: Rules, *, perfect_recall: bool) -> None:
+        if not isinstance(perfect_recall, (bool, np.bool_)):
+            raise StateError(f"perfect_recall must be a bool, got {describe(perfect_recall)}")
+        self._encoder = StateEncoder(rules)  # first: it refuses what is not a Rules
         self.rules = rules
-        self.perfect_recall = perfect_recall
+        self.perfect_recall = bool(perfect_recall)
         size, d = encoding_size(rules), len(rules.cards)
         blocks = list(encoding_layout(rules))
         if perfect_recall:
@@ -488,18 +753,26 @@ class BriscaObserver:
         self.dict = {name: self.tensor[at : at + n] for name, at, n in blocks}
         self._cards = {card: i for i, card in enumerate(rules.cards)}
         self._size = size
-        self._encoder = StateEncoder(rules)
+        self._n = rules.num_players
         # The view last written, by hand and player: OpenSpiel asks for one twice a step.
         self._last: tuple[_Hand, int, npt.NDArray[np.float32]] | None = None
 
     def set_from(self, state: BriscaState, player: int) -> None:
-        """Write `player`'s view of `state` into :attr:`tensor`."""
+        """Write `player`'s view of `state` into :attr:`tensor`.
+
+        Raises:
+            StateError: `state` is not a BriscaState of these rules, or `player` not a seat.
+        """
+        # One test on the way OpenSpiel calls it; the encoder checks the state's rules.
+        if type(state) is not BriscaState or not (type(player) is int and 0 <= player < self._n):
+            self._hand(state)
+            player = self._seat(player)
         hand = state._hand
         if hand is None:
             self.tensor.fill(0.0)
             return
         last = self._last
-        if last is not None and last[0] is hand and type(player) is int and last[1] == player:
+        if last is not None and last[0] is hand and last[1] == player:
             view = last[2]
         else:
             try:
@@ -518,8 +791,14 @@ class BriscaObserver:
                 self.dict["drawn"][self._cards[card]] = tricks / self.rules.tricks_per_hand
 
     def string_from(self, state: BriscaState, player: int) -> str:
-        """`player`'s view of `state` as JSON text."""
-        hand = state._hand
+        """`player`'s view of `state` as JSON text.
+
+        Raises:
+            StateError: `state` is not a BriscaState of these rules, or `player` not a seat.
+        """
+        hand = self._hand(state)
+        if not (type(player) is int and 0 <= player < self._n):
+            player = self._seat(player)
         if hand is None:
             data: dict[str, Any] = {"seat": player, "shuffled": len(state._shuffled)}
         else:
@@ -529,6 +808,25 @@ class BriscaObserver:
                 data["dealt"] = [card.code for card in hand.state.deal.hands[player]]
                 data["drawn"] = [[tricks, card.code] for tricks, card, _ in hand.draws[player]]
         return json.dumps(data, separators=(",", ":"))
+
+    def _hand(self, state: object) -> _Hand | None:
+        if not isinstance(state, BriscaState):
+            raise StateError(f"expected a BriscaState, got {describe(state)}")
+        hand = state._hand
+        if (
+            hand is not None
+            and hand.state.rules is not self.rules
+            and hand.state.rules != self.rules
+        ):
+            raise StateError("the state is of other rules than the observer's")
+        return hand
+
+    def _seat(self, player: object) -> int:
+        try:
+            return _checked_seat(player, self._n)
+        except StateError:
+            self.tensor.fill(0.0)  # as it is left by a bad player
+            raise
 
 
 pyspiel.register_game(_game_type(None, zero_sum=False), BriscaGame)

@@ -48,7 +48,9 @@ from brisca.envs.common import (
     HandSeeds,
     Observer,
     active_seats,
+    checked_action_index,
     checked_illegal,
+    checked_illegal_reward,
     checked_render_mode,
     checked_reward,
     deal,
@@ -56,14 +58,13 @@ from brisca.envs.common import (
     observation_space,
     render_table,
     seat_rewards,
-    worst_reward,
 )
 from brisca.game.engine import apply, checked_rules, refusal, result
-from brisca.game.errors import IllegalActionError, StateError, describe
+from brisca.game.errors import IllegalActionError, NotationError, StateError, describe
 from brisca.game.rules import Rules
 from brisca.game.state import HandResult, State
 
-__all__ = ["BriscaAEC", "env", "raw_env"]
+__all__ = ["BriscaAEC", "OrderEnforcing", "env", "raw_env"]
 
 _Obs = dict[str, Any]
 
@@ -152,7 +153,9 @@ class BriscaAEC(AECEnv[str, _Obs, int]):  # type: ignore[misc]
             StateError: the environment is closed, or a bad seed, dealer or deck.
         """
         self._check_open()
-        self._state = state = deal(self.rules, self._seeds.next(seed), options)
+        seeds = self._seeds.copy()  # kept only if the deal succeeds
+        self._state = state = deal(self.rules, seeds.next(seed), options)
+        self._seeds = seeds
         self.agents = [_agent(seat) for seat in active_seats(state)]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -176,10 +179,10 @@ class BriscaAEC(AECEnv[str, _Obs, int]):  # type: ignore[misc]
         """The selected agent takes `action`, an index of ``action_space(rules)``.
 
         Raises:
-            StateError: the environment is closed, not reset, or every agent is done.
+            StateError: the environment is closed, not reset, or every agent is done;
+                or an action other than ``None`` for an agent that is done.
             NotationError: `action` is not an index of the action space.
             IllegalActionError: the action is outside the agent's mask.
-            ValueError: an action other than ``None`` for an agent that is done.
         """
         state = self._live()
         if not self.agents:
@@ -208,6 +211,15 @@ class BriscaAEC(AECEnv[str, _Obs, int]):  # type: ignore[misc]
         self._deads_step_first()
         if self.render_mode == "human":
             print(render_table(state))
+
+    def _was_dead_step(self, action: int | None) -> None:
+        # PettingZoo's own raises a bare ValueError; TerminateIllegalWrapper calls it too.
+        if action is not None:
+            raise StateError(
+                f"{self.agent_selection} is done: the only valid action is None, "
+                f"got {describe(action)}"
+            )
+        super()._was_dead_step(None)
 
     def render(self) -> str | None:
         """The table, every hand shown (``ansi``), or printed (``human``).
@@ -260,8 +272,10 @@ def env(
 ) -> AECEnv[str, _Obs, int]:
     """A PettingZoo AEC environment for `rules`, wrapped as the classic games are.
 
-    Wrappers, innermost first: ``TerminateIllegalWrapper`` (unless ``illegal="raise"``),
-    ``AssertOutOfBoundsWrapper`` and ``OrderEnforcingWrapper``.
+    Wrappers, innermost first: ``TerminateIllegalWrapper`` (unless ``illegal="raise"``)
+    and :class:`OrderEnforcing`, PettingZoo's ``OrderEnforcingWrapper`` that also checks
+    that an action is an index of the action space, as ``AssertOutOfBoundsWrapper`` would,
+    but with a :class:`brisca.NotationError`.
 
     Args:
         rules: a `Rules` or a preset's name.
@@ -280,12 +294,58 @@ def env(
         StateError: a bad seed, render mode, reward, illegal or illegal_reward.
     """
     raw = BriscaAEC(rules, seed=seed, render_mode=render_mode, reward=reward)
+    cost = checked_illegal_reward(illegal_reward, raw.reward_mode)
     wrapped: AECEnv[str, _Obs, int] = raw
     if checked_illegal(illegal) == "terminate":
-        if illegal_reward is None:
-            illegal_reward = worst_reward(raw.reward_mode)
-        elif isinstance(illegal_reward, bool) or not isinstance(illegal_reward, (int, float)):
-            raise StateError(f"illegal_reward must be a number, got {describe(illegal_reward)}")
-        wrapped = wrappers.TerminateIllegalWrapper(wrapped, illegal_reward=float(illegal_reward))
-    wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
-    return wrappers.OrderEnforcingWrapper(wrapped)
+        wrapped = wrappers.TerminateIllegalWrapper(wrapped, illegal_reward=cost)
+    return OrderEnforcing(wrapped)
+
+
+class OrderEnforcing(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
+    """PettingZoo's ``OrderEnforcingWrapper`` around a :class:`BriscaAEC`, with brisca's
+    errors: a :class:`brisca.StateError` for a call before ``reset`` (where PettingZoo
+    asserts), a :class:`brisca.NotationError` for an action that is no index of the
+    action space (where ``AssertOutOfBoundsWrapper`` asserts, and which
+    ``TerminateIllegalWrapper`` would read from the mask, ``-1`` as the last action). An
+    index reaches the wrapped environment as a Python int.
+    """
+
+    def __init__(self, env: AECEnv[str, _Obs, int]) -> None:
+        super().__init__(env)
+        self._raw: BriscaAEC = env.unwrapped
+        self._size = len(action_space(self._raw.rules))
+
+    def step(self, action: Any) -> None:
+        if not self._has_reset:
+            raise StateError("call reset() first: no hand has been dealt")
+        if action is not None:
+            action = checked_action_index(action, self._size)
+        else:
+            raw = self._raw
+            agent = raw.agent_selection
+            if raw.agents and not (raw.terminations[agent] or raw.truncations[agent]):
+                raise NotationError(f"{agent} must act: None is only for an agent that is done")
+        super().step(action)
+
+    def observe(self, agent: str) -> _Obs | None:
+        self._check_reset("observe")
+        return super().observe(agent)  # type: ignore[no-any-return]
+
+    def render(self) -> str | None:
+        self._check_reset("render")
+        return super().render()  # type: ignore[no-any-return]
+
+    def state(self) -> Any:
+        self._check_reset("state")
+        return super().state()
+
+    def agent_iter(self, max_iter: int = 2**63) -> Any:
+        self._check_reset("agent_iter")
+        return super().agent_iter(max_iter)
+
+    def __str__(self) -> str:
+        return str(self.env)
+
+    def _check_reset(self, call: str) -> None:
+        if not self._has_reset:
+            raise StateError(f"call reset() before {call}(): no hand has been dealt")

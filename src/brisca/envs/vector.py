@@ -41,8 +41,9 @@ except ImportError as missing:
         f"brisca.envs.vector needs Gymnasium and numpy: pip install 'brisca[batch,gym]' ({missing})"
     ) from missing
 
-from brisca.batch import MAX_SEED, Batch
-from brisca.game.errors import StateError, checked_int, describe
+from brisca.batch import MAX_GAMES, MAX_SEED, Batch
+from brisca.envs.common import checked_options, checked_reward, checked_seed
+from brisca.game.errors import BARE_ERRORS, StateError, checked_int, describe
 from brisca.game.rules import Rules
 from brisca.game.state import seating_for
 
@@ -77,13 +78,11 @@ class BriscaVectorEnv(gymnasium.vector.VectorEnv[_Obs, Any, Any]):
         seat: int = 0,
         reward: str = "margin",
     ) -> None:
-        self.batch = Batch(rules, num_envs)
+        self.batch = Batch(rules, checked_int(num_envs, "num_envs", 1, MAX_GAMES))
         self.rules = self.batch.rules
         self.num_envs = self.batch.size
         self.seat = checked_int(seat, "seat", 0, self.rules.num_players - 1)
-        if reward not in _WORST:
-            raise StateError(f"reward must be 'margin' or 'win', got {describe(reward)}")
-        self.reward = reward
+        self.reward = checked_reward(reward)
         self._side = seating_for(self.rules, self.rules.num_players - 1).side_of[self.seat]
         actions = self.batch.num_actions
         self.single_observation_space = spaces.Dict(
@@ -98,16 +97,27 @@ class BriscaVectorEnv(gymnasium.vector.VectorEnv[_Obs, Any, Any]):
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
         self._resetting = np.zeros(self.num_envs, dtype=np.bool_)
+        self._dealt = False
 
     def reset(
         self, *, seed: int | list[int] | None = None, options: dict[str, Any] | None = None
     ) -> tuple[_Obs, dict[str, Any]]:
-        """Deal every hand afresh and play the opponents up to the learner's first turn."""
-        if isinstance(seed, list):
+        """Deal every hand afresh and play the opponents up to the learner's first turn.
+
+        `seed` is one seed for the whole batch, as ``brisca.new_game`` takes (a numpy
+        integer will do); `options` are ignored.
+
+        Raises:
+            StateError: a list or array of seeds, a bad seed, or options not a dict.
+        """
+        if isinstance(seed, (list, tuple, np.ndarray)):
             raise StateError("one seed seeds every hand of the batch: give an int or None")
+        seed = checked_seed(seed)  # Gymnasium's seeding takes Python ints only
+        checked_options(options)
         super().reset(seed=seed)
         self._deal(np.ones(self.num_envs, dtype=np.bool_))
         self._resetting[:] = False
+        self._dealt = True
         return self._observations(), {}
 
     def _deal(self, which: npt.NDArray[np.bool_]) -> None:
@@ -122,11 +132,18 @@ class BriscaVectorEnv(gymnasium.vector.VectorEnv[_Obs, Any, Any]):
         """One learner action per hand; the opponents answer until its next turn.
 
         Raises:
-            StateError: `actions` is not `num_envs` ints.
+            StateError: before :meth:`reset`, or `actions` is not `num_envs` integers
+                (an array of an integer dtype, or a sequence of ints).
         """
+        if not self._dealt:
+            raise StateError("call reset() first: no hand has been dealt")
         try:
-            chosen = np.asarray(actions, dtype=np.int64).reshape(self.num_envs)
-        except (TypeError, ValueError, OverflowError):
+            given = np.asarray(actions)
+            # A float, bool or text action would be cast silently: refuse it.
+            if given.dtype.kind not in "iu":
+                raise TypeError
+            chosen = given.astype(np.int64, copy=False).reshape(self.num_envs)
+        except BARE_ERRORS:
             raise StateError(
                 f"actions must be {self.num_envs} action indices, got {describe(actions)}"
             ) from None
