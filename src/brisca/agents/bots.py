@@ -75,6 +75,7 @@ from brisca.game.errors import (
     BotError,
     IllegalActionError,
     StateError,
+    as_brisca_error,
     checked_int,
     describe,
 )
@@ -477,6 +478,13 @@ class SearchBot:
         view = _hand_view(observation)
         if len(legal) == 1 or type(guess) is ClaimBlackHand:
             return guess
+        try:
+            return self._search(view, legal, guess)
+        except BARE_ERRORS as error:
+            # Only a hand-edited view with junk fields gets here: observe() never gives one.
+            raise as_brisca_error("the observation", error) from None
+
+    def _search(self, view: Observation, legal: Sequence[Action], guess: Action) -> Action:
         if not any(type(a) is Play for a in legal):
             return self._rollouts(view, _auction_candidates(legal, guess), guess)
         depth: int | None = None

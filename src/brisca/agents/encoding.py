@@ -77,10 +77,12 @@ from brisca.game.actions import (
 from brisca.game.cards import RANKS, Card, DeckKind, Suit, deck_cards
 from brisca.game.engine import legal_actions, observe
 from brisca.game.errors import (
+    BARE_ERRORS,
     IllegalActionError,
     NotationError,
     RulesError,
     StateError,
+    as_brisca_error,
     as_state_error,
     describe,
 )
@@ -493,8 +495,12 @@ class StateEncoder:
         """
         self._check(state)
         view = observe(state, seat)
-        with as_state_error("the observation"):
+        # Inline tries here and below, not `as_state_error`: these run at every step of an
+        # environment, and a try costs nothing until a hand-edited value makes Python raise.
+        try:
             return self._encode(view)
+        except BARE_ERRORS as error:
+            raise as_brisca_error("the observation", error) from None
 
     def mask(self, state: State) -> npt.NDArray[np.int8]:
         """``legal_mask(state)`` as a new int8 array of 0 and 1.
@@ -507,8 +513,11 @@ class StateEncoder:
         self._check(state)
         mask = np.zeros(len(self._actions), np.int8)
         index = self._action_index
-        for action in legal_actions(state):  # a few entries: faster one by one than indexed
-            mask[index[action]] = 1
+        try:
+            for action in legal_actions(state):  # a few entries: faster one by one than indexed
+                mask[index[action]] = 1
+        except BARE_ERRORS as error:
+            raise as_brisca_error("the state", error) from None
         return mask
 
     def legal(self, state: State) -> list[int]:
@@ -519,7 +528,10 @@ class StateEncoder:
         """
         self._check(state)
         index = self._action_index
-        return sorted([index[a] for a in legal_actions(state)])
+        try:
+            return sorted([index[a] for a in legal_actions(state)])
+        except BARE_ERRORS as error:
+            raise as_brisca_error("the state", error) from None
 
     def action(self, index: int) -> Action:
         """``action_from_index(index, rules)``.
@@ -535,12 +547,17 @@ class StateEncoder:
     def _check(self, state: object) -> None:
         if type(state) is not State:
             raise StateError(f"expected a brisca.State, got {type(state).__name__}")
-        rules = state.rules
-        if rules is not self.rules and rules is not self._equal:
-            if rules != self.rules:
-                raise StateError("the state is of other rules than the encoder's")
-            # The engine's tables may carry an equal copy of the rules: compare it once.
-            self._equal = rules
+        try:
+            rules = state.rules
+            if rules is self.rules or rules is self._equal:
+                return
+            same = bool(rules == self.rules)
+        except BARE_ERRORS as error:
+            raise as_brisca_error("the state", error) from None
+        if not same:
+            raise StateError("the state is of other rules than the encoder's")
+        # The engine's tables may carry an equal copy of the rules: compare it once.
+        self._equal = rules
 
     def _history(self, tricks: tuple[Trick, ...], me: int) -> _History:
         """The part of `me`'s vector that `tricks` alone gives, from the one kept if

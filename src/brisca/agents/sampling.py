@@ -90,11 +90,18 @@ from brisca.game.actions import (
     Swap,
 )
 from brisca.game.cards import Card, Suit
-from brisca.game.engine import apply, deal_layout, is_legal, new_game, observe
-from brisca.game.errors import BriscaError, StateError, as_state_error, checked_type, describe
+from brisca.game.engine import MAX_HAND_NUMBER, apply, deal_layout, is_legal, new_game, observe
+from brisca.game.errors import (
+    BriscaError,
+    StateError,
+    as_state_error,
+    checked_int,
+    checked_type,
+    describe,
+)
 from brisca.game.rng import Generator
 from brisca.game.rules import BlackHand, BlackHandClaim, PlayObligation, Rules, TeamMode
-from brisca.game.state import Observation, State
+from brisca.game.state import Contract, Observation, SignalRecord, State
 from brisca.game.variants import owner
 from brisca.game.variants.black_hand import RANKS as BLACK_HAND_RANKS
 from brisca.game.variants.cantes import pair
@@ -199,6 +206,53 @@ def _check_observation(observation: object) -> None:
     checked_type(observation, Observation)
 
 
+def _check_shape(obs: Observation) -> None:
+    """Refuse, before any try, a view whose seat, dealer or hand number, or a field that a
+    try compares after its replay (`_Model.chance_fields`), is of a type or range
+    :func:`~brisca.observe` never gives: every try would fail on it (the deal refuses it,
+    or the view never comes out equal), after spending the whole budget of tries."""
+    seats = obs.rules.num_players
+    checked_int(obs.seat, "the observation's seat", 0, seats - 1)
+    checked_int(obs.dealer, "the observation's dealer", 0, seats - 1)
+    checked_int(obs.hand_number, "the observation's hand_number", 0, MAX_HAND_NUMBER)
+    hand = obs.hand
+    if type(hand) is not tuple or not all(type(card) is Card for card in hand):
+        raise StateError("the observation's hand is not a tuple of Cards")
+    if len(set(hand)) != len(hand):
+        raise StateError("the observation's hand holds a card twice")
+    seat_fields: tuple[tuple[str, object], ...] = (
+        ("to_act", obs.to_act),
+        ("black_hand", obs.black_hand),
+    )
+    for what, value in seat_fields:
+        if value is not None:
+            checked_int(value, f"the observation's {what}", 0, seats - 1)
+    typed: tuple[tuple[str, object, type], ...] = (
+        ("trump", obs.trump, Suit),
+        ("trump_card", obs.trump_card, Card),
+        ("contract", obs.contract, Contract),
+    )
+    for what, value, kind in typed:
+        if value is not None and type(value) is not kind:
+            raise StateError(f"the observation's {what} is not a {kind.__name__} or None")
+    sides = obs.sides
+    if (
+        type(sides) is not tuple
+        or not sides
+        or not all(
+            type(side) is tuple and side and all(type(s) is int and 0 <= s < seats for s in side)
+            for side in sides
+        )
+    ):
+        raise StateError("the observation's sides are not tuples of seats")
+    seated = [s for side in sides for s in side]
+    if len(set(seated)) != len(seated):
+        raise StateError("the observation's sides hold a seat twice")
+    signals = obs.signals
+    if type(signals) is not tuple or not all(type(r) is SignalRecord for r in signals):
+        raise StateError("the observation's signals are not a tuple of SignalRecords")
+
+
 def sample_state(observation: Observation, rng: Generator) -> State:
     """A full state, hidden cards included, that `observation`'s seat cannot tell from the
     real one: ``brisca.observe(sample, observation.seat) == observation``.
@@ -219,6 +273,9 @@ def sample_state(observation: Observation, rng: Generator) -> State:
         raise StateError(f"rng must be a brisca.game.rng.Generator, got {type(rng).__name__}")
     with as_state_error("the observation"):
         model = _model(observation)
+        if model.obs is not observation:
+            # An equal view's model: equal, yet maybe not of the same types (1.0 == 1).
+            _check_shape(observation)
         for _ in range(MAX_ATTEMPTS):
             deck = model.propose(rng)
             if deck is None:
@@ -279,6 +336,7 @@ class _Model:
     """Everything one observation implies, built once and reused for every sample."""
 
     def __init__(self, obs: Observation) -> None:
+        _check_shape(obs)  # once per view: the model is cached
         rules = obs.rules
         self.obs = obs
         self.rules = rules

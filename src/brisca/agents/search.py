@@ -67,7 +67,14 @@ from brisca.agents.sampling import sample_state
 from brisca.game.actions import Action, Play
 from brisca.game.cards import Card, DeckKind, deck_cards
 from brisca.game.engine import apply, legal_actions
-from brisca.game.errors import StateError, checked_int, checked_type, describe
+from brisca.game.errors import (
+    BARE_ERRORS,
+    StateError,
+    as_brisca_error,
+    checked_int,
+    checked_type,
+    describe,
+)
 from brisca.game.rng import Generator
 from brisca.game.rules import CannotOvertrump, Overtrump, Rules, SignalTiming
 from brisca.game.state import Observation, State
@@ -135,8 +142,12 @@ def score(state: State, side: int) -> int:
     Raises:
         StateError: `state` is not a State, or `side` not one of its sides.
     """
-    _check(state, side)
-    return _score(state, side)
+    checked_type(state, State)
+    try:
+        _check(state, side)
+        return _score(state, side)
+    except BARE_ERRORS as error:
+        raise as_brisca_error("the state", error) from None
 
 
 def cards_to_play(state: State) -> int:
@@ -146,7 +157,10 @@ def cards_to_play(state: State) -> int:
         StateError: `state` is not a State.
     """
     checked_type(state, State)
-    return sum(map(len, state.hands)) + len(state.stock) + (state.trump_card is not None)
+    try:
+        return sum(map(len, state.hands)) + len(state.stock) + (state.trump_card is not None)
+    except BARE_ERRORS as error:
+        raise as_brisca_error("the state", error) from None
 
 
 def _score(state: State, side: int) -> int:
@@ -204,6 +218,17 @@ def solve(
             search needs more than `budget` positions and `partial` is false.
     """
     checked_type(state, State)
+    # The guard wraps the whole search, once: an inline try costs nothing per position,
+    # and only a hand-edited state makes Python raise inside it.
+    try:
+        return _solve(state, side, depth, budget, partial)
+    except BARE_ERRORS as error:
+        raise as_brisca_error("the state", error) from None
+
+
+def _solve(
+    state: State, side: int | None, depth: int | None, budget: int, partial: bool
+) -> Solution:
     if state.is_over:
         raise StateError("the hand is over: there is nothing to solve")
     if state.trump is None:
@@ -839,6 +864,20 @@ def evaluate(
             consistent with the observation.
     """
     checked_type(observation, Observation)
+    try:
+        return _evaluate(observation, legal, samples, rng, depth, budget)
+    except BARE_ERRORS as error:
+        raise as_brisca_error("the observation", error) from None
+
+
+def _evaluate(
+    observation: Observation,
+    legal: Sequence[Action],
+    samples: int,
+    rng: Generator,
+    depth: int | None,
+    budget: int,
+) -> tuple[float, ...]:
     if isinstance(legal, (str, bytes)) or not isinstance(legal, Sequence) or not legal:
         raise StateError(f"legal must be a non-empty sequence of actions, got {describe(legal)}")
     checked_int(samples, "samples", 1, MAX_SAMPLES)

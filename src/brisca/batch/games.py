@@ -16,13 +16,28 @@ from brisca.game.engine import new_game
 from brisca.game.errors import IllegalActionError, NotationError, StateError, checked_int, describe
 from brisca.game.rules import Rules
 
-__all__ = ["MAX_GAMES", "MAX_SEED", "Batch", "card_ids", "observation_layout", "random_playouts"]
+__all__ = [
+    "MAX_BATCH_BYTES",
+    "MAX_GAMES",
+    "MAX_SEED",
+    "Batch",
+    "batch_bytes",
+    "card_ids",
+    "observation_layout",
+    "random_playouts",
+]
 
 #: The greatest seed of the kernel's generator: 2**63 - 1.
 MAX_SEED = 2**63 - 1
 
-#: The most games one batch or one call of :func:`random_playouts` holds: 2**24.
+#: The most games one call of :func:`random_playouts` plays (its arrays take some 40 bytes a
+#: game, under 1 GiB in all), and the most a `Batch` holds: 2**24, within `MAX_BATCH_BYTES`.
 MAX_GAMES = 2**24
+
+#: The most memory a `Batch`'s arrays may take: its games and their trick logs, and the
+#: largest array one of its calls makes (the observation tensor, or a deal's copy): 4 GiB,
+#: some 650,000 games at a table of six and 1,100,000 between two (`batch_bytes`).
+MAX_BATCH_BYTES = 4 * 2**30
 
 Ints = npt.NDArray[np.int64]
 Floats = npt.NDArray[np.float64]
@@ -78,6 +93,32 @@ def observation_layout(rules: Rules | str) -> tuple[tuple[str, int, int], ...]:
     return tuple(layout)
 
 
+def batch_bytes(rules: Rules | str, size: int) -> int:
+    """The bytes of arrays a `Batch` of `size` games of `rules` takes at its peak: each
+    game's row and trick log, and the largest array a call makes for it (the observation
+    tensor of :meth:`Batch.observe`, or :meth:`Batch.reset`'s copy of the rows and decks).
+    A batch is refused past :data:`MAX_BATCH_BYTES`.
+
+    >>> batch_bytes("spanish-2p", 1000)
+    3912000
+
+    Raises:
+        RulesError: the batch does not cover `rules`.
+        StateError: `size` is not a non-negative int.
+    """
+    rules = covered_rules(rules)
+    checked_int(size, "size")
+    cards, seats = len(rules.cards), rules.num_players
+    _, offset, last = observation_layout(rules)[-1]
+    kept = 8 * (k.WIDTH + k.MAX_TRICKS * k.LOG_WIDTH)  # int64 rows and trick logs
+    made = max(
+        4 * (offset + last),  # observe: float32 observations
+        8 * k.WIDTH + 17 * cards + 16,  # reset: the rows' copy, a deck array and its sort
+        len(action_space(rules)) + 8 * seats + 32,  # legal_mask, or step's rewards
+    )
+    return size * (kept + made)
+
+
 def card_ids(rules: Rules | str, cards: Iterable[Card | str]) -> list[int]:
     """The batch's ids of `cards` (Cards or codes): their positions in ``rules.cards``.
 
@@ -85,10 +126,13 @@ def card_ids(rules: Rules | str, cards: Iterable[Card | str]) -> list[int]:
 
     Raises:
         RulesError: the batch does not cover `rules`.
-        NotationError: a card code cannot be read.
+        NotationError: `cards` is not an iterable of Cards and codes, or a code cannot
+            be read.
         StateError: a card is not in the rules' pack.
     """
     pack = {card: i for i, card in enumerate(covered_rules(rules).cards)}
+    if isinstance(cards, (str, bytes)) or not isinstance(cards, Iterable):
+        raise NotationError(f"cards must be an iterable of Cards or codes, got {describe(cards)}")
     ids = []
     for card in cards:
         parsed = card if isinstance(card, Card) else Card.parse(card)
@@ -126,12 +170,21 @@ class Batch:
 
     Raises:
         RulesError: the batch does not cover `rules` (see :data:`brisca.batch.COVERED`).
-        StateError: `size` is not an int from 1 to :data:`MAX_GAMES`.
+        StateError: `size` is not an int from 1 to :data:`MAX_GAMES`, or its arrays would
+            take more than :data:`MAX_BATCH_BYTES` (:func:`batch_bytes`).
     """
 
     def __init__(self, rules: Rules | str, size: int) -> None:
         self.rules: Rules = covered_rules(rules)
         self.size: int = checked_int(size, "size", 1, MAX_GAMES)
+        needed = batch_bytes(self.rules, size)
+        if needed > MAX_BATCH_BYTES:  # refused before a byte is allocated
+            most = size * MAX_BATCH_BYTES // needed
+            raise StateError(
+                f"a batch of {size:,} games of these rules needs {needed / 2**30:.1f} GiB of "
+                f"arrays, past the {MAX_BATCH_BYTES // 2**30} GiB a batch may take: at most "
+                f"{most:,} games"
+            )
         #: The action of each index, as the engine's encoding numbers them.
         self.actions: tuple[Action, ...] = action_space(self.rules)
         self.layout = observation_layout(self.rules)
