@@ -11,6 +11,7 @@ another game (a 4-player hand in a 2-player table, a finished game's tricks in a
 from __future__ import annotations
 
 import copy
+import operator
 import pickle
 import random
 from collections.abc import Callable
@@ -190,7 +191,7 @@ def _readers(state: brisca.State) -> dict[str, Callable[[brisca.State], object]]
 
     rng = random.Random(1)
     return {
-        **{name: (lambda s, name=name: getattr(s, name)) for name in _STATE_PROPERTIES},
+        **{name: operator.attrgetter(name) for name in _STATE_PROPERTIES},
         "str": str,
         "repr": repr,
         "deck_order": brisca.records.deck_order,
@@ -236,20 +237,22 @@ OBSERVATION_FIELDS = tuple(f.name for f in attrs.fields(brisca.Observation))
 def test_junk_in_any_field_of_a_view_is_a_brisca_error_to_its_points(field: str) -> None:
     view = brisca.observe(_played("spanish-4p", 9), 0)
     for value in JUNK:
-        forged = attrs.evolve(view, **{field: value})
+        change: dict[str, Any] = {field: value}
+        forged = attrs.evolve(view, **change)
         try:
-            forged.side_points
+            points = forged.side_points
         except brisca.BriscaError:
-            pass
+            continue
+        assert type(points) is tuple
 
 
 def test_the_kit_refuses_what_is_not_a_state_and_still_fails_a_broken_rule() -> None:
     import brisca.testing as kit
 
     state = _played("spanish-2p", 2)
-    with pytest.raises(brisca.StateError, match="expected a brisca.State"):
+    with pytest.raises(brisca.StateError, match=r"expected a brisca\.State"):
         kit.check_invariants(None)  # type: ignore[arg-type]
-    with pytest.raises(brisca.StateError, match="rng must be a random.Random"):
+    with pytest.raises(brisca.StateError, match=r"rng must be a random\.Random"):
         kit.check_observation(state, 0, None)  # type: ignore[arg-type]
     with pytest.raises(brisca.StateError, match="seat must be"):
         kit.check_observation(state, 2, random.Random(1))
@@ -263,3 +266,33 @@ def test_the_kit_refuses_what_is_not_a_state_and_still_fails_a_broken_rule() -> 
     stolen = attrs.evolve(state, hands=(state.hands[0][1:], state.hands[1]))
     with pytest.raises(kit.ConformanceError, match="cards conserved"):
         kit.check_invariants(stolen)
+
+
+@pytest.mark.parametrize("part", ["seating", "deal", "ledger"])
+def test_junk_inside_a_state_part_is_a_brisca_error_to_its_readers(part: str) -> None:
+    """One level down: a field of the state's table, deal or ledger forged (the rules a
+    table holds, say), through the same readers, the kit with bots among them."""
+    import brisca.testing as kit
+    from brisca.agents.bots import RandomBot
+
+    state = _played("subastada-4p", 6)
+    inner = getattr(state, part)
+    rng = random.Random(1)
+    readers: dict[str, Callable[[brisca.State], object]] = {
+        **_readers(state),
+        "check_playout(bots)": lambda s: kit.check_playout(s, rng, bots=[RandomBot(1)] * 4),
+    }
+    for field in (f.name for f in attrs.fields(type(inner))):
+        for value in JUNK:
+            try:
+                change: dict[str, Any] = {field: value}
+                forged = attrs.evolve(state, **{part: attrs.evolve(inner, **change)})
+            except brisca.BriscaError:
+                continue
+            for label, read in readers.items():
+                try:
+                    read(forged)
+                except (brisca.BriscaError, kit.ConformanceError):
+                    pass
+                except Exception as error:  # pragma: no cover - the failure being tested for
+                    pytest.fail(f"{label} of {part}.{field}={value!r} leaked {error!r}")

@@ -444,8 +444,8 @@ def check_observation(state: State, seat: int, rng: random.Random) -> None:
     """
     _checked(state)
     _checked_rng(rng)
-    checked_int(seat, "seat", 0, state.rules.num_players - 1)
     with _readable():
+        checked_int(seat, "seat", 0, state.rules.num_players - 1)
         _observation(state, seat, rng)
 
 
@@ -773,10 +773,12 @@ def check_playout(
     """
     _checked(state)
     _checked_rng(rng)
+    with _readable():
+        seats = state.rules.num_players
     if bots is not None and (
         isinstance(bots, (str, bytes))
         or not isinstance(bots, Sequence)
-        or len(bots) != state.rules.num_players
+        or len(bots) != seats
         or not all(callable(bot) for bot in bots)
     ):
         raise StateError(f"bots must hold one bot per seat, got {describe(bots)}")
