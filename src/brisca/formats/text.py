@@ -3,6 +3,10 @@ actions a player may answer with.
 
 Cards are drawn in a :class:`Style` passed in, plain (:data:`PLAIN`) unless told
 otherwise; text read from files or typed in goes through :func:`clean`.
+
+Every function refuses an argument of the wrong type with a `StateError` (a
+`RulesError` for rules) that names what it expected, and a hand-edited value of the
+right type that contradicts itself with a `StateError` saying it is inconsistent.
 """
 
 from __future__ import annotations
@@ -11,13 +15,14 @@ import enum
 import inspect
 import os
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
 from typing import IO, Any
 
 import attrs
 
 from brisca.game.actions import (
+    ACTION_TYPES,
     Action,
     Bid,
     BidRank,
@@ -33,7 +38,14 @@ from brisca.game.actions import (
 )
 from brisca.game.cards import Card, Suit
 from brisca.game.engine import observe, result
-from brisca.game.errors import StateError, describe
+from brisca.game.errors import (
+    RulesError,
+    StateError,
+    as_state_error,
+    checked_int,
+    checked_type,
+    describe,
+)
 from brisca.game.events import (
     Announced,
     AuctionWon,
@@ -116,6 +128,8 @@ def clean(text: str) -> str:
     >>> clean("3C\\x1b[2J")
     '3C\\\\x1b[2J'
     """
+    if not isinstance(text, str):
+        raise StateError(f"expected a str, got {describe(text)}")
     if text.isprintable():
         return text
     return "".join(
@@ -139,23 +153,29 @@ class Style:
     @classmethod
     def for_stream(cls, stream: IO[str], environ: Any = None) -> Style:
         """The style for `stream`: plain unless it is a terminal and ``NO_COLOR`` is unset."""
+        if environ is not None and not isinstance(environ, Mapping):
+            raise StateError(
+                f"environ must be a mapping, such as os.environ, got {describe(environ)}"
+            )
         env = os.environ if environ is None else environ
         try:
             tty = stream.isatty()
-        except (AttributeError, ValueError):  # a closed or odd stream
+        except (AttributeError, TypeError, ValueError):  # a closed or odd stream
             tty = False
         if not tty or env.get("NO_COLOR") or env.get("TERM") == "dumb":
             return cls()
         try:
             "".join(_SUIT_SYMBOLS.values()).encode(getattr(stream, "encoding", None) or "ascii")
             symbols = True
-        except (LookupError, UnicodeEncodeError):
+        except (LookupError, TypeError, UnicodeEncodeError):  # an odd encoding too
             symbols = False
         colour = os.name != "nt" or "WT_SESSION" in env or "ANSICON" in env
         return cls(colour, symbols)
 
     def card(self, card: Card) -> str:
         """The card's code, coloured by suit and followed by its suit's symbol when enabled."""
+        if type(card) is not Card:
+            raise StateError(f"expected a brisca.Card, got {describe(card)}")
         text = card.code
         suit = card.suit.value
         if self.symbols:
@@ -171,12 +191,43 @@ PLAIN = Style()
 
 def cards_text(cards: Sequence[Card], *, style: Style = PLAIN) -> str:
     """The cards' codes, separated by spaces: ``3C 11E 4O``."""
+    _check_style(style)
+    if isinstance(cards, (str, bytes)) or not isinstance(cards, Iterable):
+        raise StateError(f"expected brisca cards, got {describe(cards)}")
     return " ".join(style.card(c) for c in cards)
 
 
 def card_text(card: Card, *, style: Style = PLAIN) -> str:
     """A card's code and its Spanish name: ``3C (Tres de Copas)``."""
-    return f"{style.card(card)} ({card.spanish_name})"
+    return f"{_check_style(style).card(card)} ({card.spanish_name})"
+
+
+# Checks of the arguments, each with its own message: a wrong type is named as such, and
+# only a value of the right type that contradicts itself is called inconsistent.
+
+
+def _check_style(style: object) -> Style:
+    return checked_type(style, Style, "a brisca.formats.text.Style")
+
+
+def _check_rules(rules: object) -> Rules:
+    return checked_type(rules, Rules, error=RulesError)
+
+
+def _check_you(you: object) -> None:
+    if you is not None:
+        checked_int(you, "the seat `you`")
+
+
+def _check_actions(legal: object) -> tuple[Action, ...]:
+    """`legal` as a tuple, if it is a sequence of actions."""
+    if isinstance(legal, (str, bytes)) or not isinstance(legal, Iterable):
+        raise StateError(f"expected brisca actions, got {describe(legal)}")
+    actions = tuple(legal)
+    for action in actions:
+        if type(action) not in ACTION_TYPES:
+            raise StateError(f"expected brisca actions, got {describe(action)}")
+    return actions
 
 
 # ---------------------------------------------------------------------------
@@ -209,16 +260,20 @@ def option_docs() -> dict[str, str]:
 
 def option_text(value: object) -> str:
     """An option's value as it is written in ``Rules(...)``: ``'spanish48'``, ``['2B']``."""
-    if isinstance(value, enum.Enum):
-        return repr(value.value)
-    if isinstance(value, tuple):  # cards by their codes, numbers as they are
-        return repr([item.code if isinstance(item, Card) else item for item in value])
-    return repr(value)
+    with as_state_error("the option's value"):  # the repr of a value nested very deep
+        if isinstance(value, enum.Enum):
+            return repr(value.value)
+        if isinstance(value, tuple):  # cards by their codes, numbers as they are
+            return repr([item.code if isinstance(item, Card) else item for item in value])
+        return repr(value)
 
 
 def option_choices(name: str) -> str:
     """The values an option takes, such as ``'free' | 'arrastre_after_stock'``."""
-    kind = attrs.fields_dict(Rules)[name].type
+    options = attrs.fields_dict(Rules)
+    if type(name) is not str or name not in options:
+        raise RulesError(f"expected the name of a Rules option, got {describe(name)}")
+    kind = options[name].type
     default = getattr(Rules(), name)
     if isinstance(default, enum.Enum):
         return " | ".join(repr(member.value) for member in type(default))
@@ -235,6 +290,7 @@ def unused_options(rules: Rules) -> dict[str, str]:
     ``sit_out`` when every seat plays, the swap options when swaps are off, and so
     on: the engine never reads them, whatever their value.
     """
+    _check_rules(rules)
     unused: dict[str, str] = {}
 
     def mark(names: Sequence[str], why: str) -> None:
@@ -279,6 +335,9 @@ def format_rules(rules: Rules, name: str | None = None) -> list[str]:
     Then the card order and points, the señas if the rules have them, and what the
     source codes cited stand for (:func:`source_legend`).
     """
+    _check_rules(rules)
+    if name is not None and type(name) is not str:
+        raise StateError(f"name must be a str or None, got {describe(name)}")
     default = Rules()
     docs = option_docs()
     unused = unused_options(rules)
@@ -351,7 +410,12 @@ SOURCE_CODE = re.compile(r"\[P\]|\bWBi\b|\bseeds\b|\b[A-Z][A-Z0-9]+(?:-[A-Z]+)?\
 def source_legend(lines: Iterable[str]) -> list[str]:
     """What the source codes cited in `lines` stand for, one a line, in :data:`SOURCES`
     order; nothing when they cite none."""
-    cited = {code for line in lines for code in SOURCE_CODE.findall(line)}
+    if isinstance(lines, str) or not isinstance(lines, Iterable):
+        raise StateError(f"expected lines of text, got {describe(lines)}")
+    texts = tuple(lines)
+    if not all(isinstance(line, str) for line in texts):
+        raise StateError("expected lines of text, one str each")
+    cited = {code for line in texts for code in SOURCE_CODE.findall(line)}
     known = [code for code in SOURCES if code in cited]
     if not known:
         return []
@@ -378,7 +442,7 @@ SIGNAL_MEANINGS: dict[SignalVocabulary, dict[str, str]] = {
 
 def signal_lines(rules: Rules) -> list[str]:
     """The señas of `rules`: who sees them, when they are made, and what each one says."""
-    if rules.signals is Signals.NONE:
+    if _check_rules(rules).signals is Signals.NONE:
         return []
     seen = "everyone sees them" if rules.signals is Signals.PUBLIC else "only partners see them"
     when = (
@@ -398,6 +462,7 @@ def signal_lines(rules: Rules) -> list[str]:
 def card_order_lines(rules: Rules) -> list[str]:
     """The ranks in trick order, strongest first, and what each is worth: from the
     rules' own `card_strength` and `card_points` over the pack."""
+    _check_rules(rules)
     by_rank = {card.rank: card for card in rules.cards}
     ranks = sorted(by_rank, key=lambda rank: -rules.card_strength(by_rank[rank]))
     named = [f"{rank} {by_rank[rank].spanish_name.split(' de ')[0]}" for rank in ranks]
@@ -413,6 +478,7 @@ def card_order_lines(rules: Rules) -> list[str]:
 
 def changed_options(rules: Rules) -> list[str]:
     """The options in which `rules` differs from ``Rules()``, as ``name=value`` texts."""
+    _check_rules(rules)
     default = Rules()
     return [
         f"{f.name}={option_text(getattr(rules, f.name))}"
@@ -427,11 +493,16 @@ def changed_options(rules: Rules) -> list[str]:
 
 def seat_name(seat: int, you: int | None) -> str:
     """A seat as told to seat `you`: ``you``, or ``seat 2``."""
+    checked_int(seat, "seat")
+    _check_you(you)
     return "you" if seat == you else f"seat {seat}"
 
 
 def side_name(side: tuple[int, ...], you: int | None) -> str:
     """A side as told to seat `you`: ``you``, ``you+2``, ``seat 1`` or ``seats 1+3``."""
+    if type(side) not in (tuple, list) or not side or any(type(s) is not int for s in side):
+        raise StateError(f"a side must be a tuple of seats, got {describe(side)}")
+    _check_you(you)
     if you in side:
         return "you" if len(side) == 1 else f"you+{'+'.join(str(s) for s in side if s != you)}"
     return f"seat {side[0]}" if len(side) == 1 else f"seats {'+'.join(map(str, side))}"
@@ -439,30 +510,41 @@ def side_name(side: tuple[int, ...], you: int | None) -> str:
 
 def _verb(seat: int, you: int | None, third: str, second: str) -> str:
     """The subject and its verb: ``seat 1 names`` but ``you name``."""
+    checked_int(seat, "seat")
     return f"you {second}" if seat == you else f"seat {seat} {third}"
 
 
 def trick_line(number: int, trick: Trick, you: int | None, *, style: Style = PLAIN) -> str:
     """A completed trick on one line: its cards by seat, who won it and its points."""
-    cards = "  ".join(f"{seat}:{style.card(card)}" for seat, card in trick.cards)
-    shown = len("  ".join(f"{seat}:{card}" for seat, card in trick.cards))
-    pad = " " * max(0, 30 - shown - (len(trick.cards) if style.symbols else 0))
-    return f"trick {number:>2}: {cards}{pad} {seat_name(trick.winner, you)} won {trick.points:>2}"
+    checked_int(number, "the trick's number")
+    checked_type(trick, Trick)
+    _check_you(you)
+    _check_style(style)
+    with as_state_error("the trick"):
+        cards = "  ".join(f"{seat}:{style.card(card)}" for seat, card in trick.cards)
+        shown = len("  ".join(f"{seat}:{card}" for seat, card in trick.cards))
+        pad = " " * max(0, 30 - shown - (len(trick.cards) if style.symbols else 0))
+        return (
+            f"trick {number:>2}: {cards}{pad} {seat_name(trick.winner, you)} won {trick.points:>2}"
+        )
 
 
 def trump_line(view: Observation, *, style: Style = PLAIN) -> str:
     """The trump as a seat knows it: the suit, the turned card, and who drew it."""
-    if view.trump_card is not None:
-        suit = view.trump.spanish_name if view.trump else "?"
-        return f"trump: {suit} (turned card {style.card(view.trump_card)})"
-    if view.trump is None:
-        covered = view.rules.trump_visibility is TrumpVisibility.CUBIERTA
-        return "trump: covered (cubierta)" if covered else "trump: not chosen yet"
-    drawn = ""
-    if view.trump_card_drawn is not None:
-        seat, card = view.trump_card_drawn
-        drawn = f" (turned card {style.card(card)}, drawn by seat {seat})"
-    return f"trump: {view.trump.spanish_name}{drawn}"
+    checked_type(view, Observation)
+    _check_style(style)
+    with as_state_error("the view"):
+        if view.trump_card is not None:
+            suit = view.trump.spanish_name if view.trump else "?"
+            return f"trump: {suit} (turned card {style.card(view.trump_card)})"
+        if view.trump is None:
+            covered = view.rules.trump_visibility is TrumpVisibility.CUBIERTA
+            return "trump: covered (cubierta)" if covered else "trump: not chosen yet"
+        drawn = ""
+        if view.trump_card_drawn is not None:
+            seat, card = view.trump_card_drawn
+            drawn = f" (turned card {style.card(card)}, drawn by seat {seat})"
+        return f"trump: {view.trump.spanish_name}{drawn}"
 
 
 def direction_line(rules: Rules, you: int | None = None) -> str:
@@ -471,6 +553,8 @@ def direction_line(rules: Rules, you: int | None = None) -> str:
 
     Told to seat `you`, who sits on its right and on its left; to nobody, the rule.
     """
+    _check_rules(rules)
+    _check_you(you)
     ccw = rules.direction is Direction.CCW
     way = "counter-clockwise" if ccw else "clockwise"
     n = rules.num_players
@@ -489,30 +573,36 @@ def describe_deal(state: State, you: int | None = None, *, style: Style = PLAIN)
     Told to seat `you`, only what that seat may know; told to nobody (a record
     being replayed), the whole truth, every hand included.
     """
-    if you is not None:
-        view = observe(state, you)
-        sides = ", ".join("+".join(map(str, side)) for side in view.sides)
-        return [
+    checked_type(state, State)
+    _check_you(you)
+    _check_style(style)
+    with as_state_error("the state"):
+        if you is not None:
+            view = observe(state, you)
+            sides = ", ".join("+".join(map(str, side)) for side in view.sides)
+            return [
+                f"dealer: seat {state.dealer}; sides: {sides}",
+                direction_line(state.rules, you),
+                trump_line(view, style=style),
+            ]
+        sides = ", ".join("+".join(map(str, side)) for side in state.sides)
+        trump = state.trump.spanish_name if state.trump else "not chosen yet"
+        if state.trump_card is not None:
+            covered = state.rules.trump_visibility is TrumpVisibility.CUBIERTA
+            trump += (
+                f" (turned card {style.card(state.trump_card)}{', covered' if covered else ''})"
+            )
+        lines = [
             f"dealer: seat {state.dealer}; sides: {sides}",
-            direction_line(state.rules, you),
-            trump_line(view, style=style),
+            direction_line(state.rules),
+            f"trump: {trump}",
         ]
-    sides = ", ".join("+".join(map(str, side)) for side in state.sides)
-    trump = state.trump.spanish_name if state.trump else "not chosen yet"
-    if state.trump_card is not None:
-        covered = state.rules.trump_visibility is TrumpVisibility.CUBIERTA
-        trump += f" (turned card {style.card(state.trump_card)}{', covered' if covered else ''})"
-    lines = [
-        f"dealer: seat {state.dealer}; sides: {sides}",
-        direction_line(state.rules),
-        f"trump: {trump}",
-    ]
-    lines += [
-        f"seat {seat} holds: {cards_text(hand, style=style)}"
-        for seat, hand in enumerate(state.hands)
-        if hand
-    ]
-    return lines
+        lines += [
+            f"seat {seat} holds: {cards_text(hand, style=style)}"
+            for seat, hand in enumerate(state.hands)
+            if hand
+        ]
+        return lines
 
 
 def narrate(
@@ -537,86 +627,97 @@ def narrate(
     :func:`describe_result`.
 
     Raises:
-        StateError: `after` is not a State, an event is not a brisca event, or an
-            event names a trick `after` does not have.
+        StateError: `after` is not a State, an event is not a brisca event, an
+            event names a trick `after` does not have, or either is inconsistent.
     """
-    if type(after) is not State:
-        raise StateError(f"expected a brisca.State, got {describe(after)}")
-    try:
-        seen = tuple(events)
-    except TypeError:
-        raise StateError(f"expected brisca events, got {describe(events)}") from None
+    checked_type(after, State)
+    if isinstance(events, (str, bytes)) or not isinstance(events, Iterable):
+        raise StateError(f"expected brisca events, got {describe(events)}")
+    seen = tuple(events)
     if not all(isinstance(event, Event) for event in seen):
         raise StateError("expected brisca events")
-    table: State | Observation = after
-    if you is not None:
-        seen = events_for(you, seen)
-        table = observe(after, you)
-    named = any(
-        isinstance(e, Announced) and isinstance(parse_action(e.action), (NameTrump, CallCard))
-        for e in seen
-    )
-    lines: list[str] = []
-    drawn: list[Card] = []
-    drawn_at: int | None = None
-    for event in seen:
-        if isinstance(event, CardPlayed):
-            if plays:
+    _check_you(you)
+    _check_style(style)
+    with as_state_error("the step"):
+        table: State | Observation = after
+        if you is not None:
+            seen = events_for(you, seen)
+            table = observe(after, you)
+        named = any(
+            isinstance(e, Announced) and isinstance(parse_action(e.action), (NameTrump, CallCard))
+            for e in seen
+        )
+        lines: list[str] = []
+        drawn: list[Card] = []
+        drawn_at: int | None = None
+        for event in seen:
+            if isinstance(event, CardPlayed):
+                if plays:
+                    lines.append(
+                        f"{seat_name(event.seat, you)} played {card_text(event.card, style=style)}"
+                    )
+            elif isinstance(event, TrickWon):
+                if not 0 <= event.trick < len(table.tricks):
+                    raise StateError(f"trick {event.trick} is not among the tricks of the state")
                 lines.append(
-                    f"{seat_name(event.seat, you)} played {card_text(event.card, style=style)}"
+                    trick_line(event.trick + 1, table.tricks[event.trick], you, style=style)
                 )
-        elif isinstance(event, TrickWon):
-            if not 0 <= event.trick < len(table.tricks):
-                raise StateError(f"trick {event.trick} is not among the tricks of the state")
-            lines.append(trick_line(event.trick + 1, table.tricks[event.trick], you, style=style))
-        elif isinstance(event, CardsDrawn):
-            if plays and event.seat == you and event.card is not None:
-                if drawn_at is None:  # one line for all the cards the seat draws
-                    drawn_at = len(lines)
-                    lines.append("")
-                drawn.append(event.card)
-                lines[drawn_at] = f"you drew {', '.join(card_text(c, style=style) for c in drawn)}"
-            if event.public and event.card is not None:
-                lines.append(f"{seat_name(event.seat, you)} took the turned card {event.card}")
-        elif isinstance(event, TrumpRevealed):
-            if not named:  # a named or called trump is told with its call
-                shown = f" (turned card {style.card(event.card)})" if event.card else ""
-                lines.append(f"the trump is shown: {event.suit.spanish_name}{shown}")
-        elif isinstance(event, Swapped):
-            who = seat_name(event.seat, you)
-            lines.append(f"{who} swapped {event.given} for the turned card {event.taken}")
-        elif isinstance(event, Signalled):
-            lines.append(f"{seat_name(event.seat, you)} signalled {event.signal}")
-        elif isinstance(event, BlackHandClaimed):
-            suit = table.trump.spanish_name if table.trump else "trumps"
-            shows = _verb(event.seat, you, "shows", "show")
-            lines.append(f"{shows} a black hand: the 1, 3 and 12 of {suit}")
-        elif isinstance(event, Announced):
-            lines.append(announcement(event, table.trump, you))
-        elif isinstance(event, AuctionWon):
-            wins = _verb(event.seat, you, "wins", "win")
-            lines.append(f"{wins} the auction with {event.bid}")
-        elif isinstance(event, PartnerRevealed):
-            lines.append(f"the called card shows the partner: {seat_name(event.seat, you)}")
-    return lines
+            elif isinstance(event, CardsDrawn):
+                if plays and event.seat == you and event.card is not None:
+                    if drawn_at is None:  # one line for all the cards the seat draws
+                        drawn_at = len(lines)
+                        lines.append("")
+                    drawn.append(event.card)
+                    lines[drawn_at] = (
+                        f"you drew {', '.join(card_text(c, style=style) for c in drawn)}"
+                    )
+                if event.public and event.card is not None:
+                    lines.append(f"{seat_name(event.seat, you)} took the turned card {event.card}")
+            elif isinstance(event, TrumpRevealed):
+                if not named:  # a named or called trump is told with its call
+                    shown = f" (turned card {style.card(event.card)})" if event.card else ""
+                    lines.append(f"the trump is shown: {event.suit.spanish_name}{shown}")
+            elif isinstance(event, Swapped):
+                who = seat_name(event.seat, you)
+                lines.append(f"{who} swapped {event.given} for the turned card {event.taken}")
+            elif isinstance(event, Signalled):
+                lines.append(f"{seat_name(event.seat, you)} signalled {event.signal}")
+            elif isinstance(event, BlackHandClaimed):
+                suit = table.trump.spanish_name if table.trump else "trumps"
+                shows = _verb(event.seat, you, "shows", "show")
+                lines.append(f"{shows} a black hand: the 1, 3 and 12 of {suit}")
+            elif isinstance(event, Announced):
+                lines.append(announcement(event, table.trump, you))
+            elif isinstance(event, AuctionWon):
+                wins = _verb(event.seat, you, "wins", "win")
+                lines.append(f"{wins} the auction with {event.bid}")
+            elif isinstance(event, PartnerRevealed):
+                lines.append(f"the called card shows the partner: {seat_name(event.seat, you)}")
+        return lines
 
 
 def announcement(event: Announced, trump: Suit | None, you: int | None) -> str:
     """A public call in words, as told to seat `you`: a bid, the trump named or called,
     a cante (worth 40 in `trump`, else 20)."""
-    action = parse_action(event.action)
-    seat = event.seat
-    if isinstance(action, NameTrump):
-        names = _verb(seat, you, "names", "name")
-        return f"{names} the trump: {action.suit.spanish_name} are trumps"
-    if isinstance(action, CallCard):
-        calls = _verb(seat, you, "calls", "call")
-        return f"{calls} {action.card}: {action.card.suit.spanish_name} are trumps"
-    if isinstance(action, Sing):
-        sings = _verb(seat, you, "sings", "sing")
-        points = 40 if action.suit is trump else 20
-        return f"{sings} {points} in {action.suit.spanish_name}"
-    return f"{seat_name(seat, you)}: {action}"  # a bid or a pass
+    if not isinstance(event, Announced):
+        raise StateError(f"expected a brisca Announced event, got {describe(event)}")
+    if trump is not None and type(trump) is not Suit:
+        raise StateError(f"trump must be a brisca.Suit or None, got {describe(trump)}")
+    _check_you(you)
+    with as_state_error("the event"):
+        action = parse_action(event.action)
+        seat = event.seat
+        if isinstance(action, NameTrump):
+            names = _verb(seat, you, "names", "name")
+            return f"{names} the trump: {action.suit.spanish_name} are trumps"
+        if isinstance(action, CallCard):
+            calls = _verb(seat, you, "calls", "call")
+            return f"{calls} {action.card}: {action.card.suit.spanish_name} are trumps"
+        if isinstance(action, Sing):
+            sings = _verb(seat, you, "sings", "sing")
+            points = 40 if action.suit is trump else 20
+            return f"{sings} {points} in {action.suit.spanish_name}"
+        return f"{seat_name(seat, you)}: {action}"  # a bid or a pass
 
 
 def describe_result(state: State, you: int | None = None) -> list[str]:
@@ -625,14 +726,19 @@ def describe_result(state: State, you: int | None = None) -> list[str]:
     what the tie rule made of it; or a void hand. Told to seat `you`, from its side
     first ("result: you won, 74-46"); to nobody, in the third person.
     """
-    outcome = result(state)
-    if outcome.void:
-        return ["result: a void hand: everyone passed, so no card was played and nobody scores"]
-    named = [side_name(side, you) for side in outcome.sides]
-    lines = ["points: " + ", ".join(f"{n} {p}" for n, p in zip(named, outcome.points, strict=True))]
-    if isinstance(outcome.details, ContractResult):
-        lines.append(contract_line(outcome, outcome.details, you))
-    return [*lines, "result: " + _verdict(state, outcome, you)]
+    checked_type(state, State)
+    _check_you(you)
+    with as_state_error("the state"):
+        outcome = result(state)
+        if outcome.void:
+            return ["result: a void hand: everyone passed, so no card was played and nobody scores"]
+        named = [side_name(side, you) for side in outcome.sides]
+        lines = [
+            "points: " + ", ".join(f"{n} {p}" for n, p in zip(named, outcome.points, strict=True))
+        ]
+        if isinstance(outcome.details, ContractResult):
+            lines.append(contract_line(outcome, outcome.details, you))
+        return [*lines, "result: " + _verdict(state, outcome, you)]
 
 
 def contract_line(outcome: HandResult, details: ContractResult, you: int | None) -> str:
@@ -641,27 +747,33 @@ def contract_line(outcome: HandResult, details: ContractResult, you: int | None)
     Subastada: "The declarer (you) bid 85 and took 74 + 0 in cantes: the contract
     failed." Chiamata: the caller, the called card and the partner too.
     """
-    contract = details.contract
-    ours = next(i for i, side in enumerate(outcome.sides) if contract.declarer in side)
-    outcome_words = "the contract was made" if details.made else "the contract failed"
-    if contract.called is None:
-        mates = [s for s in outcome.sides[ours] if s != contract.declarer]
-        who = seat_name(contract.declarer, you)
-        if mates:
-            who += ", with " + " and ".join(seat_name(s, you) for s in mates)
+    checked_type(outcome, HandResult)
+    checked_type(details, ContractResult)
+    _check_you(you)
+    with as_state_error("the result"):
+        contract = details.contract
+        ours = next((i for i, side in enumerate(outcome.sides) if contract.declarer in side), None)
+        if ours is None:  # a result built by hand: no StopIteration out of here
+            raise StateError("the result is inconsistent: the declarer is on no side")
+        outcome_words = "the contract was made" if details.made else "the contract failed"
+        if contract.called is None:
+            mates = [s for s in outcome.sides[ours] if s != contract.declarer]
+            who = seat_name(contract.declarer, you)
+            if mates:
+                who += ", with " + " and ".join(seat_name(s, you) for s in mates)
+            return (
+                f"The declarer ({who}) {contract.bid} and took {outcome.points[ours]} + "
+                f"{details.cantes[ours]} in cantes: {outcome_words}."
+            )
+        if contract.partner == contract.declarer:
+            partner = "held it, and played alone"
+        else:
+            partner = f"had {seat_name(contract.partner, you)} for a partner"  # type: ignore[arg-type]
         return (
-            f"The declarer ({who}) {contract.bid} and took {outcome.points[ours]} + "
-            f"{details.cantes[ours]} in cantes: {outcome_words}."
+            f"The caller ({seat_name(contract.declarer, you)}) {contract.bid}, called "
+            f"{contract.called} and {partner}; the side took {outcome.points[ours]}: "
+            f"{outcome_words}."
         )
-    if contract.partner == contract.declarer:
-        partner = "held it, and played alone"
-    else:
-        partner = f"had {seat_name(contract.partner, you)} for a partner"  # type: ignore[arg-type]
-    return (
-        f"The caller ({seat_name(contract.declarer, you)}) {contract.bid}, called "
-        f"{contract.called} and {partner}; the side took {outcome.points[ours]}: "
-        f"{outcome_words}."
-    )
 
 
 #: What each tie rule makes of a tie nobody wins (SPEC §2.6).
@@ -717,52 +829,62 @@ def turn_lines(view: Observation, legal: Sequence[Action], *, style: Style = PLA
     trick, trump, stock and points; the auction; partners' hands and signals; the
     cards on the table, or that it leads; its hand. The menu of `legal` is the caller's.
     """
-    rules = view.rules
-    number = len(view.tricks) + 1
-    points = ", ".join(
-        f"{side_name(side, view.seat)} {p}"
-        for side, p in zip(view.sides, view.side_points, strict=True)
-    )
-    bidding = rules.has_auction and view.trump is None
-    stage = "auction" if bidding else f"trick {number} of {rules.tricks_per_hand}"
-    lines = [
-        "",
-        f"-- {stage} -- {trump_line(view, style=style)} "
-        f"-- stock {view.stock_size} -- points: {points}",
-    ]
-    lines += auction_lines(view)
-    for partner, dealt in view.partner_hands:
-        lines.append(f"seat {partner} was dealt: {cards_text(dealt, style=style)}")
-    if view.signals:
-        lines.append("signals: " + ", ".join(f"seat {s.seat} {s.signal}" for s in view.signals))
-    if view.trick:
-        table = ", ".join(
-            f"{seat_name(seat, view.seat)} {card_text(c, style=style)}" for seat, c in view.trick
+    checked_type(view, Observation)
+    legal = _check_actions(legal)
+    _check_style(style)
+    with as_state_error("the view"):
+        rules = view.rules
+        number = len(view.tricks) + 1
+        points = ", ".join(
+            f"{side_name(side, view.seat)} {p}"
+            for side, p in zip(view.sides, view.side_points, strict=True)
         )
-        lines.append(f"on the table: {table}")
-    elif any(isinstance(a, Play) for a in legal):
-        lines.append("you lead")
-    lines.append(f"your hand: {cards_text(view.hand, style=style)}")
-    return lines
+        bidding = rules.has_auction and view.trump is None
+        stage = "auction" if bidding else f"trick {number} of {rules.tricks_per_hand}"
+        lines = [
+            "",
+            f"-- {stage} -- {trump_line(view, style=style)} "
+            f"-- stock {view.stock_size} -- points: {points}",
+        ]
+        lines += auction_lines(view)
+        for partner, dealt in view.partner_hands:
+            lines.append(f"seat {partner} was dealt: {cards_text(dealt, style=style)}")
+        if view.signals:
+            lines.append("signals: " + ", ".join(f"seat {s.seat} {s.signal}" for s in view.signals))
+        if view.trick:
+            table = ", ".join(
+                f"{seat_name(seat, view.seat)} {card_text(c, style=style)}"
+                for seat, c in view.trick
+            )
+            lines.append(f"on the table: {table}")
+        elif any(isinstance(a, Play) for a in legal):
+            lines.append("you lead")
+        lines.append(f"your hand: {cards_text(view.hand, style=style)}")
+        return lines
 
 
 def action_text(action: Action, *, style: Style = PLAIN) -> str:
     """An action as a menu shows it: a card with its name, a swap, a claim, a signal."""
-    if isinstance(action, Play):
-        return card_text(action.card, style=style)
-    if isinstance(action, Swap):
-        return f"swap {style.card(action.card)} for the turned card"
-    if isinstance(action, ClaimBlackHand):
-        return "claim: show your black hand and win the round"
-    if isinstance(action, Signal):
-        return f"signal {action.name} to your partner"
-    return str(action)
+    if type(action) not in ACTION_TYPES:
+        raise StateError(f"expected a brisca action, got {describe(action)}")
+    _check_style(style)
+    with as_state_error("the action"):
+        if isinstance(action, Play):
+            return card_text(action.card, style=style)
+        if isinstance(action, Swap):
+            return f"swap {style.card(action.card)} for the turned card"
+        if isinstance(action, ClaimBlackHand):
+            return "claim: show your black hand and win the round"
+        if isinstance(action, Signal):
+            return f"signal {action.name} to your partner"
+        return str(action)
 
 
 def action_examples(rules: Rules) -> list[str]:
     """One example of each kind of action other than a play that `rules` allow, such as
     ``'swap 2O'`` or ``'bid 60'``: the variants' actions filtered by what the rules
     make possible, so no example names an action these rules never offer."""
+    _check_rules(rules)
     seen: dict[type, str] = {}
     for variant in VARIANTS:
         for action in variant.universe:
@@ -774,6 +896,7 @@ def action_examples(rules: Rules) -> list[str]:
 def answer_kinds(rules: Rules) -> str:
     """The kinds of answer a player may type under `rules`: a menu number, a card, an
     example of each other action the rules allow (:func:`action_examples`), help, quit."""
+    _check_rules(rules)
     copas = Card.parse("3C")
     card = copas if copas in rules.cards else rules.cards[0]
     kinds = ["a menu number", f"a card code such as {card}"]
@@ -794,78 +917,89 @@ def answer_hint(rules: Rules) -> str:
 def help_lines(legal: Sequence[Action], rules: Rules | None = None) -> list[str]:
     """What each kind of answer does, for the kinds of action `legal` offers now; with
     `rules`, what each seña offered says."""
-    lines = ["", "Answer with:", "  a menu number, such as 1;"]
-    kinds = {type(a): a for a in legal}
-    if Play in kinds:
-        lines.append(
-            f"  a card you hold: its code, rank then suit (O oros, C copas, E espadas, "
-            f"B bastos), such as {kinds[Play]}, or its name, such as 'cuatro de copas';"
-        )
-    if Swap in kinds:
-        lines.append(f"  '{kinds[Swap]}': give that card of trumps and take the turned card;")
-    if ClaimBlackHand in kinds:
-        lines.append("  'claim': show a black hand (the 1, 3 and 12 of trumps) and win the round;")
-    if Signal in kinds:
-        lines.append(
-            f"  '{kinds[Signal]}': a seña to your partner (`brisca rules PRESET` lists them);"
-        )
-        if rules is not None:
-            meanings = SIGNAL_MEANINGS[rules.signal_vocabulary]
-            lines += [
-                f"      {a.name}: {meanings[a.name]}"
-                for a in legal
-                if isinstance(a, Signal) and a.name in meanings
-            ]
-    bids = [a.points for a in legal if isinstance(a, Bid)]
-    if bids:
-        lines.append(f"  'bid N': bid N points, from {min(bids)} to {max(bids)}; higher bids win;")
-    if BidRank in kinds:
-        lines.append(
-            "  'bid rank R': bid a rank, each bid lower in trick order than the last, "
-            f"such as '{kinds[BidRank]}';"
-        )
-    if Pass in kinds:
-        lines.append("  'pass': leave the auction for good;")
-    if NameTrump in kinds:
-        lines.append("  'trump X': name the trump suit, X one of O, C, E, B;")
-    if CallCard in kinds:
-        lines.append(
-            f"  'call CARD', such as '{kinds[CallCard]}': its suit becomes trumps and "
-            "its holder your secret partner;"
-        )
-    if Sing in kinds:
-        lines.append(
-            f"  '{kinds[Sing]}': sing the Rey and Caballo of a suit, 40 in trumps, 20 otherwise;"
-        )
-    lines.append("  'help' shows this and the table again; 'quit' leaves the game.")
-    return lines
+    legal = _check_actions(legal)
+    if rules is not None:
+        _check_rules(rules)
+    with as_state_error("the actions"):
+        lines = ["", "Answer with:", "  a menu number, such as 1;"]
+        kinds = {type(a): a for a in legal}
+        if Play in kinds:
+            lines.append(
+                f"  a card you hold: its code, rank then suit (O oros, C copas, E espadas, "
+                f"B bastos), such as {kinds[Play]}, or its name, such as 'cuatro de copas';"
+            )
+        if Swap in kinds:
+            lines.append(f"  '{kinds[Swap]}': give that card of trumps and take the turned card;")
+        if ClaimBlackHand in kinds:
+            lines.append(
+                "  'claim': show a black hand (the 1, 3 and 12 of trumps) and win the round;"
+            )
+        if Signal in kinds:
+            lines.append(
+                f"  '{kinds[Signal]}': a seña to your partner (`brisca rules PRESET` lists them);"
+            )
+            if rules is not None:
+                meanings = SIGNAL_MEANINGS[rules.signal_vocabulary]
+                lines += [
+                    f"      {a.name}: {meanings[a.name]}"
+                    for a in legal
+                    if isinstance(a, Signal) and a.name in meanings
+                ]
+        bids = [a.points for a in legal if isinstance(a, Bid)]
+        if bids:
+            lines.append(
+                f"  'bid N': bid N points, from {min(bids)} to {max(bids)}; higher bids win;"
+            )
+        if BidRank in kinds:
+            lines.append(
+                "  'bid rank R': bid a rank, each bid lower in trick order than the last, "
+                f"such as '{kinds[BidRank]}';"
+            )
+        if Pass in kinds:
+            lines.append("  'pass': leave the auction for good;")
+        if NameTrump in kinds:
+            lines.append("  'trump X': name the trump suit, X one of O, C, E, B;")
+        if CallCard in kinds:
+            lines.append(
+                f"  'call CARD', such as '{kinds[CallCard]}': its suit becomes trumps and "
+                "its holder your secret partner;"
+            )
+        if Sing in kinds:
+            lines.append(
+                f"  '{kinds[Sing]}': sing the Rey and Caballo of a suit, 40 in trumps, "
+                "20 otherwise;"
+            )
+        lines.append("  'help' shows this and the table again; 'quit' leaves the game.")
+        return lines
 
 
 def auction_lines(view: Observation) -> list[str]:
     """The auction, the contract and the cantes, as far as the seat may know them."""
-    lines = []
-    contract = view.contract
-    if contract is None and view.bids:
-        lines.append(
-            "bids: " + ", ".join(f"{seat_name(b.seat, view.seat)} {b.bid}" for b in view.bids)
-        )
-    if contract is not None:
-        text = f"contract: {seat_name(contract.declarer, view.seat)} {contract.bid}"
-        if contract.called is not None:
-            partner = (
-                "secret" if contract.partner is None else seat_name(contract.partner, view.seat)
+    checked_type(view, Observation)
+    with as_state_error("the view"):
+        lines = []
+        contract = view.contract
+        if contract is None and view.bids:
+            lines.append(
+                "bids: " + ", ".join(f"{seat_name(b.seat, view.seat)} {b.bid}" for b in view.bids)
             )
-            text += f", called {contract.called} (partner: {partner})"
-        lines.append(text)
-    if view.cantes:
-        lines.append(
-            "cantes: "
-            + ", ".join(
-                f"{seat_name(c.seat, view.seat)} {c.points} in {c.suit.spanish_name}"
-                for c in view.cantes
+        if contract is not None:
+            text = f"contract: {seat_name(contract.declarer, view.seat)} {contract.bid}"
+            if contract.called is not None:
+                partner = (
+                    "secret" if contract.partner is None else seat_name(contract.partner, view.seat)
+                )
+                text += f", called {contract.called} (partner: {partner})"
+            lines.append(text)
+        if view.cantes:
+            lines.append(
+                "cantes: "
+                + ", ".join(
+                    f"{seat_name(c.seat, view.seat)} {c.points} in {c.suit.spanish_name}"
+                    for c in view.cantes
+                )
             )
-        )
-    return lines
+        return lines
 
 
 # ---------------------------------------------------------------------------
@@ -900,7 +1034,7 @@ def _standings(
 
 def match_target_text(rules: Rules) -> str:
     """What wins a match under `rules`: ``first to 500 game points``."""
-    if rules.match_mode is MatchMode.SINGLE_HAND:
+    if _check_rules(rules).match_mode is MatchMode.SINGLE_HAND:
         return "one hand"
     return f"first to {rules.match_target} {_UNITS[rules.match_mode]}"
 
@@ -908,41 +1042,45 @@ def match_target_text(rules: Rules) -> str:
 def standings_lines(view: MatchObservation) -> list[str]:
     """The match as seat ``view.seat`` sees it between hands: the last hand's credit, the
     standings against the target, and who deals next (or that the match is over)."""
-    you = view.seat
-    rules = view.rules
-    done = view.earlier_hands + len(view.hands)
-    last: HandRecord | None = view.hands[-1] if view.hands else None
-    sides = last.result.sides if last is not None else None
-    lines = [
-        f"after hand {done}: {_standings(view.standings, sides, you)} ({match_target_text(rules)})"
-    ]
-    if last is not None and last.replayed:
-        lines.append("the tie counts for nothing: the same dealer deals again")
-    if view.stake > 1:
-        lines.append(f"the next hand counts x{view.stake}")
-    if view.dealer is not None:
-        deals = "you deal next" if view.dealer == you else f"seat {view.dealer} deals next"
-        lines.append(f"{deals} (hand {done + 1})")
-    return lines
+    checked_type(view, MatchObservation)
+    with as_state_error("the view"):
+        you = view.seat
+        rules = view.rules
+        done = view.earlier_hands + len(view.hands)
+        last: HandRecord | None = view.hands[-1] if view.hands else None
+        sides = last.result.sides if last is not None else None
+        standings = _standings(view.standings, sides, you)
+        lines = [f"after hand {done}: {standings} ({match_target_text(rules)})"]
+        if last is not None and last.replayed:
+            lines.append("the tie counts for nothing: the same dealer deals again")
+        if view.stake > 1:
+            lines.append(f"the next hand counts x{view.stake}")
+        if view.dealer is not None:
+            deals = "you deal next" if view.dealer == you else f"seat {view.dealer} deals next"
+            lines.append(f"{deals} (hand {done + 1})")
+        return lines
 
 
 def match_result_lines(outcome: MatchResult, you: int | None = None) -> list[str]:
     """Who won the match, told to seat `you` from its side, and the final standings."""
-    final = _standings(outcome.standings, outcome.sides, you)
-    hands = len(outcome.hands)
-    over = f"match over after {hands} hand{'s' if hands != 1 else ''}"
-    if outcome.is_draw:
-        verdict = "the match is drawn"
-    elif you in outcome.winners:
-        verdict = "you won the match"
-    elif outcome.winner is not None and outcome.sides is not None:
-        side = outcome.sides[outcome.winner]
-        verdict = f"{side_name(side, you)} won the match"
-        if any(you in s for s in outcome.sides):
-            verdict = f"you lost the match: {verdict}"
-    else:
-        names = "+".join(map(str, outcome.winners))
-        verdict = f"seat{'s' if len(outcome.winners) > 1 else ''} {names} won the match"
-        if you is not None:
-            verdict = f"you lost the match: {verdict}"
-    return [f"{over}: {verdict}", f"final standings: {final}"]
+    checked_type(outcome, MatchResult)
+    _check_you(you)
+    with as_state_error("the result"):
+        final = _standings(outcome.standings, outcome.sides, you)
+        hands = len(outcome.hands)
+        over = f"match over after {hands} hand{'s' if hands != 1 else ''}"
+        if outcome.is_draw:
+            verdict = "the match is drawn"
+        elif you in outcome.winners:
+            verdict = "you won the match"
+        elif outcome.winner is not None and outcome.sides is not None:
+            side = outcome.sides[outcome.winner]
+            verdict = f"{side_name(side, you)} won the match"
+            if any(you in s for s in outcome.sides):
+                verdict = f"you lost the match: {verdict}"
+        else:
+            names = "+".join(map(str, outcome.winners))
+            verdict = f"seat{'s' if len(outcome.winners) > 1 else ''} {names} won the match"
+            if you is not None:
+                verdict = f"you lost the match: {verdict}"
+        return [f"{over}: {verdict}", f"final standings: {final}"]

@@ -23,7 +23,7 @@ from typing import Any
 import attrs
 
 from brisca.game.cards import Card, Suit
-from brisca.game.errors import StateError, as_state_error, checked_int, describe
+from brisca.game.errors import BARE_ERRORS, StateError, as_brisca_error, checked_int, describe
 from brisca.game.events import Event
 from brisca.game.jsonio import readable
 from brisca.game.match import HandRecord, MatchObservation
@@ -71,21 +71,26 @@ def observation_to_dict(
     """
     if tricks_from is not None:
         checked_int(tricks_from, "tricks_from")
+    # The guards are inline, not a with: a server writes a view per seat after every move.
     if isinstance(observation, MatchObservation):
-        with as_state_error("the observation"):
+        try:
             out = {name: convert(getattr(observation, name)) for name, convert in _MATCH_FIELDS}
             current = observation.current
             if current is not None:
                 out["current"] = _hand_dict(current, False, tricks_from)
             out["to_act"] = observation.to_act
             out["hand_number"] = observation.hand_number
+        except BARE_ERRORS as error:
+            raise as_brisca_error("the observation", error) from None
         return out
     if not isinstance(observation, Observation):
         raise StateError(
             f"expected a brisca.Observation or MatchObservation, got {describe(observation)}"
         )
-    with as_state_error("the observation"):
+    try:
         return _hand_dict(observation, True, tricks_from)
+    except BARE_ERRORS as error:
+        raise as_brisca_error("the observation", error) from None
 
 
 def events_to_dicts(events: Iterable[Event]) -> list[dict[str, Any]]:
@@ -98,26 +103,30 @@ def events_to_dicts(events: Iterable[Event]) -> list[dict[str, Any]]:
     [{'type': 'card_played', 'seat': 0, 'card': '3C'}]
 
     Raises:
-        StateError: `events` is not a sequence of events.
+        StateError: `events` is not a sequence of events, or an event is
+            self-contradictory (a value in it that cannot be written).
     """
     if isinstance(events, (str, bytes)) or not isinstance(events, Iterable):
         raise StateError(f"expected an iterable of brisca events, got {describe(events)}")
     out = []
-    for event in events:
-        kind = type(event)
-        form = _EVENT_FORMS.get(kind, _UNKNOWN)
-        if form is _UNKNOWN:
-            if not isinstance(event, Event):
-                raise StateError(f"expected brisca events, got {describe(event)}")
-            form = _EVENT_FORMS.setdefault(kind, _event_form(event))
-        if form is None:
-            out.append(event.to_dict())
-            continue
-        name, names = form
-        data = {"type": name}
-        for field in names:
-            data[field] = readable(getattr(event, field))
-        out.append(data)
+    try:  # inline, not a with: this runs for every event a server sends
+        for event in events:
+            kind = type(event)
+            form = _EVENT_FORMS.get(kind, _UNKNOWN)
+            if form is _UNKNOWN:
+                if not isinstance(event, Event):
+                    raise StateError(f"expected brisca events, got {describe(event)}")
+                form = _EVENT_FORMS.setdefault(kind, _event_form(event))
+            if form is None:
+                out.append(event.to_dict())
+                continue
+            name, names = form
+            data = {"type": name}
+            for field in names:
+                data[field] = readable(getattr(event, field))
+            out.append(data)
+    except BARE_ERRORS as error:
+        raise as_brisca_error("the event", error) from None
     return out
 
 

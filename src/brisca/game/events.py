@@ -34,7 +34,7 @@ from typing import Any
 import attrs
 
 from brisca.game.cards import Card, Suit
-from brisca.game.errors import StateError, checked_int, describe
+from brisca.game.errors import BARE_ERRORS, StateError, as_brisca_error, checked_int, describe
 from brisca.game.jsonio import readable
 from brisca.game.state import Seat
 
@@ -65,9 +65,16 @@ class Event:
         return self
 
     def to_dict(self) -> dict[str, Any]:
-        """The event as JSON-ready data: ``{"type": "card_played", "seat": 0, "card": "3C"}``."""
-        name = _type_name(type(self))
-        fields = {f.name: readable(getattr(self, f.name)) for f in attrs.fields(type(self))}
+        """The event as JSON-ready data: ``{"type": "card_played", "seat": 0, "card": "3C"}``.
+
+        Raises:
+            StateError: a hand-built event holds a value that cannot be written.
+        """
+        try:
+            name = _type_name(type(self))
+            fields = {f.name: readable(getattr(self, f.name)) for f in attrs.fields(type(self))}
+        except BARE_ERRORS as error:  # inline, not a with: this runs for every event sent
+            raise as_brisca_error("the event", error) from None
         return {"type": name, **fields}
 
 
@@ -117,8 +124,11 @@ class CardsDrawn(Event):
     def view(self, seat: Seat) -> Event | None:
         """The draw as `seat` sees it: the card hidden unless `seat` drew it or it is public."""
         _check_seat(seat)
-        if seat == self.seat or self.public or self.card is None:
-            return self
+        try:
+            if seat == self.seat or self.public or self.card is None:
+                return self
+        except BARE_ERRORS as error:  # a hand-built draw (an odd `public`)
+            raise as_brisca_error("the event", error) from None
         return CardsDrawn(self.seat, None, False)
 
 
@@ -160,8 +170,11 @@ class Signalled(Event):
     def view(self, seat: Seat) -> Event | None:
         """The signal if `seat` may see it, else ``None``."""
         _check_seat(seat)
-        if self.audience is None or seat in self.audience:
-            return self
+        try:
+            if self.audience is None or seat in self.audience:
+                return self
+        except BARE_ERRORS as error:  # a hand-built audience that holds no seats
+            raise as_brisca_error("the event", error) from None
         return None
 
 
@@ -200,13 +213,23 @@ class HandEnded(Event):
 
 
 def events_for(seat: Seat, events: Iterable[Event]) -> tuple[Event, ...]:
-    """The events as `seat` sees them, leaving out those it does not see at all."""
+    """The events as `seat` sees them, leaving out those it does not see at all.
+
+    Raises:
+        StateError: `seat` is not a seat, `events` is not an iterable of events, or an
+            event is self-contradictory.
+    """
     _check_seat(seat)
     seen = []
-    for event in events:
-        if not isinstance(event, Event):
-            raise StateError(f"expected brisca events, got {describe(event)}")
-        view = event.view(seat)
-        if view is not None:
-            seen.append(view)
+    try:  # no check before the loop: this runs for every seat after every move
+        for event in events:
+            if not isinstance(event, Event):
+                raise StateError(f"expected brisca events, got {describe(event)}")
+            view = event.view(seat)
+            if view is not None:
+                seen.append(view)
+    except BARE_ERRORS as error:
+        if not isinstance(events, Iterable):
+            raise StateError(f"expected brisca events, got {describe(events)}") from None
+        raise as_brisca_error("an event", error) from None
     return tuple(seen)

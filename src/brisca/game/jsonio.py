@@ -48,7 +48,7 @@ import attrs
 
 from brisca.game.actions import ACTION_TYPES
 from brisca.game.cards import Card
-from brisca.game.errors import NotationError, describe
+from brisca.game.errors import BARE_ERRORS, NotationError, StateError, as_brisca_error, describe
 
 __all__ = [
     "MAX_DEPTH",
@@ -356,44 +356,98 @@ def readable(value: object) -> Any:
 
     >>> readable((Card.parse("1O"), frozenset({"b", "a"}), Fraction(1, 2)))
     ['1O', ['a', 'b'], [1, 2]]
+
+    Raises:
+        StateError: `value` nests deeper than `MAX_DEPTH` levels (a list that holds
+            itself, say), which no JSON document brisca reads may do, or a hand-built
+            value in it cannot be written (an action whose card is no card).
     """
-    handler = _HANDLERS.get(type(value))
+    kind = type(value)
+    if kind in _PLAIN:  # most values: as they are, without a call
+        return value
+    handler = _HANDLERS.get(kind)
     if handler is None:
-        handler = _HANDLERS.setdefault(type(value), _handler(type(value)))
-    return handler(value)
+        handler = _HANDLERS.setdefault(kind, _handler(kind))
+    try:
+        return handler(value, MAX_DEPTH)
+    except BARE_ERRORS as error:
+        raise as_brisca_error("the value", error) from None
+
+
+def _readable(value: object, levels: int) -> Any:
+    """`readable` for a value in which `levels` more levels may still nest."""
+    kind = type(value)
+    if kind in _PLAIN:
+        return value
+    handler = _HANDLERS.get(kind)
+    if handler is None:
+        handler = _HANDLERS.setdefault(kind, _handler(kind))
+    return handler(value, levels)
+
+
+_PLAIN = frozenset({int, str, bool, float, type(None)})
 
 
 # Each type's way of being written, worked out once from the type: a server writes
 # views and events at every move, and a chain of isinstance tests for every value
 # cost most of it. One entry per type the program has, so bounded by the program.
-_HANDLERS: dict[type, Callable[[Any], Any]] = {}
+# A handler takes the value and how many levels may still nest in it: the walk
+# stops there, so a value that holds itself cannot recurse until Python gives up.
+_HANDLERS: dict[type, Callable[[Any, int], Any]] = {}
 
 
-def _same(value: Any) -> Any:
+def _too_deep() -> StateError:
+    return StateError(f"the value is nested deeper than {MAX_DEPTH} levels, too deep to write")
+
+
+def _same(value: Any, levels: int) -> Any:
     return value
 
 
-def _code(card: Card) -> str:
+def _code(card: Card, levels: int) -> str:
     return card.code
 
 
-def _enum(value: enum.Enum) -> Any:
+def _enum(value: enum.Enum, levels: int) -> Any:
     return value.value
 
 
-def _fraction(value: Fraction) -> list[int]:
+def _fraction(value: Fraction, levels: int) -> list[int]:
     return [value.numerator, value.denominator]
 
 
-def _set(value: frozenset[Any]) -> list[Any]:
-    return sorted((readable(v) for v in value), key=str)
+def _set(value: frozenset[Any], levels: int) -> list[Any]:
+    if levels <= 0:
+        raise _too_deep()
+    return sorted((_readable(v, levels - 1) for v in value), key=str)
 
 
-def _sequence(value: tuple[Any, ...]) -> list[Any]:
-    return [readable(v) for v in value]
+def _sequence(value: tuple[Any, ...], levels: int) -> list[Any]:
+    if levels <= 0:
+        raise _too_deep()
+    return [_readable(v, levels - 1) for v in value]
 
 
-def _handler(kind: type) -> Callable[[Any], Any]:
+def _text(value: object, levels: int) -> str:
+    """Anything else, by its text: an action its notation."""
+    try:
+        return str(value)
+    except RecursionError:  # the repr of a dict nested very deep
+        raise _too_deep() from None
+
+
+def _attrs_handler(kind: type) -> Callable[[Any, int], Any]:
+    names = tuple(f.name for f in attrs.fields(kind))
+
+    def fields(value: Any, levels: int) -> dict[str, Any]:
+        if levels <= 0:
+            raise _too_deep()
+        return {name: _readable(getattr(value, name), levels - 1) for name in names}
+
+    return fields
+
+
+def _handler(kind: type) -> Callable[[Any, int], Any]:
     """How a value of type `kind` is written: the first of these tests it passes."""
     if kind is type(None) or issubclass(kind, (bool, int, float, str)):
         return _same
@@ -408,8 +462,7 @@ def _handler(kind: type) -> Callable[[Any], Any]:
     if issubclass(kind, (tuple, list)):
         return _sequence
     if kind in ACTION_TYPES:
-        return str  # an action: its notation
+        return _text  # an action: its notation
     if attrs.has(kind):
-        names = tuple(f.name for f in attrs.fields(kind))
-        return lambda value: {name: readable(getattr(value, name)) for name in names}
-    return str
+        return _attrs_handler(kind)
+    return _text
