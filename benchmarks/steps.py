@@ -1,6 +1,7 @@
 """What the events cost: ``step`` against ``apply`` over the same moves.
 
-Run: ``python benchmarks/steps.py [-n GAMES] [--rounds R] [--presets spanish-2p,...]``
+Run: ``python benchmarks/steps.py [-n GAMES] [--rounds R] [--presets spanish-2p,...]
+[--count]``
 
 For each preset, `GAMES` random hands are played once and every (state, action)
 pair of them kept. Then, in each of `R` rounds, the same pairs go through
@@ -9,13 +10,22 @@ pair of them kept. Then, in each of `R` rounds, the same pairs go through
 least any ``step`` can cost. The three take turns within each round, so a slow
 spell of a shared machine hits them alike, and the report gives the median of the
 per-round ratios to ``apply``.
+
+With ``--count`` it counts instructions under valgrind instead (as
+``instructions.py`` does): each line runs over the pairs in a child process with 0
+and with `R` rounds after a warm-up, a line that does nothing is taken off, and the
+ratios are of what is left. Slower, but the figure does not move with the load.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import random
+import re
 import statistics
+import subprocess
+import sys
 import time
 from collections.abc import Callable
 from typing import Any
@@ -52,13 +62,67 @@ LINES: dict[str, Callable[[Any, Any], object]] = {
 }
 
 
+def nothing(state: brisca.State, action: brisca.Action) -> None:
+    """The loop's own cost, which ``--count`` takes off each line."""
+
+
+def _run(name: str, games: int, line: str, rounds: int) -> None:
+    """The child of ``--count``: `rounds` passes of `line` over the pairs, after one."""
+    pairs = moves(brisca.preset(name), games)
+    function = nothing if line == "nothing" else LINES[line]
+    for _ in range(rounds + 1):
+        for state, action in pairs:
+            function(state, action)
+
+
+def _instructions(name: str, games: int, line: str, rounds: int) -> int:
+    child = [sys.executable, __file__, "--child", name, str(games), line, str(rounds)]
+    run = subprocess.run(
+        ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", *child],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, "PYTHONHASHSEED": "0"},  # the same dict layouts in every child
+    )
+    found = re.search(r"refs:\s*([\d,]+)", run.stderr)
+    if found is None:
+        raise SystemExit(f"no instruction count in valgrind's output:\n{run.stderr}")
+    return int(found.group(1).replace(",", ""))
+
+
+def count(name: str, games: int, rounds: int) -> None:
+    """One preset's line of ``--count``: instructions per move, and the ratios."""
+    per = {
+        line: _instructions(name, games, line, rounds) - _instructions(name, games, line, 0)
+        for line in ("nothing", *LINES)
+    }
+    moved = len(moves(brisca.preset(name), games)) * rounds
+    apply = per["apply"] - per["nothing"]
+    step, least = per["step"] - per["nothing"], per["bound"] - per["nothing"]
+    print(
+        f"{name:<14} {moved // rounds:>6} {apply / moved:>9,.0f} {step / apply:>13.3f} "
+        f"{least / apply:>14.3f}"
+    )
+
+
 def main() -> None:
+    if sys.argv[1:2] == ["--child"]:
+        name, games, line, rounds = sys.argv[2:6]
+        _run(name, int(games), line, int(rounds))
+        return
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("-n", "--games", type=int, default=100)
-    parser.add_argument("--rounds", type=int, default=40)
+    parser.add_argument("-n", "--games", type=int, default=None, help="100; 30 with --count")
+    parser.add_argument("--rounds", type=int, default=None, help="40; 3 with --count")
     parser.add_argument("--presets", default=PRESETS)
+    parser.add_argument("--count", action="store_true", help="valgrind instructions")
     args = parser.parse_args()
-    print(f"{'preset':<14} {'moves':>6} {'apply us':>9} {'step / apply':>13} {'bound / apply':>14}")
+    unit = "apply instr" if args.count else "apply us"
+    print(f"{'preset':<14} {'moves':>6} {unit:>9} {'step / apply':>13} {'bound / apply':>14}")
+    if args.count:
+        for name in args.presets.split(","):
+            count(name, args.games or 30, args.rounds or 3)
+        return
+    args.games, args.rounds = args.games or 100, args.rounds or 40
     for name in args.presets.split(","):
         pairs = moves(brisca.preset(name), args.games)
         ratios: dict[str, list[float]] = {line: [] for line in LINES}

@@ -23,9 +23,11 @@ except ImportError as missing:
     ) from missing
 
 from brisca.batch.games import (
+    MAX_BATCH_BYTES,
     MAX_GAMES,
     MAX_SEED,
     Batch,
+    batch_bytes,
     card_ids,
     observation_layout,
     random_playouts,
@@ -35,9 +37,11 @@ from brisca.batch.tables import COVERED, HAND_OPTIONS, covered_rules
 __all__ = [
     "COVERED",
     "HAND_OPTIONS",
+    "MAX_BATCH_BYTES",
     "MAX_GAMES",
     "MAX_SEED",
     "Batch",
+    "batch_bytes",
     "card_ids",
     "covered_rules",
     "observation_layout",
