@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import random
 import subprocess
 import sys
@@ -103,3 +104,40 @@ def assert_linear(
         if ratio < DOUBLING_BOUND:
             return
     raise AssertionError(f"doubling the input multiplied the time by {ratio:.2f}")
+
+
+def self_holding_list() -> list[object]:
+    """A list that holds itself: a value no walk over it may follow for ever."""
+    holder: list[object] = []
+    holder.append(holder)
+    return holder
+
+
+#: What the forged-value tests put in a field: values of a type or shape no game makes.
+#: Each file adds the kinds its readers meet (NaN, cards, numpy scalars...).
+JUNK: tuple[object, ...] = (
+    None,
+    1.0,
+    7,
+    -1,
+    "0",
+    True,
+    (),
+    ((),),
+    (None,),
+    ("x", "y"),
+    [[]],
+    10**30,
+)
+
+
+@functools.cache
+def played(name: str, moves: int, seed: int = 3) -> State:
+    """The state after `moves` random legal actions (seeded) of a preset's hand, or its end."""
+    state = brisca.new_game(brisca.preset(name), seed=seed)
+    rng = random.Random(seed)
+    for _ in range(moves):
+        if state.is_over:
+            break
+        state = brisca.apply(state, rng.choice(brisca.legal_actions(state)))
+    return state

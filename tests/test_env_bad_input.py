@@ -18,6 +18,7 @@ from functools import partial
 from typing import Any
 
 import pytest
+from helpers import JUNK as COMMON_JUNK
 
 np = pytest.importorskip("numpy")
 pytest.importorskip("gymnasium")
@@ -27,18 +28,7 @@ from brisca.game.errors import describe  # noqa: E402
 from brisca.game.rng import MAX_SEED  # noqa: E402
 
 JUNK: tuple[object, ...] = (
-    None,
-    1.0,
-    7,
-    -1,
-    "0",
-    True,
-    (),
-    ((),),
-    (None,),
-    ("x", "y"),
-    [[]],
-    10**30,
+    *COMMON_JUNK,
     10**400,
     float("nan"),
     float("inf"),

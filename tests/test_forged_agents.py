@@ -19,6 +19,8 @@ from unittest import mock
 
 import attrs
 import pytest
+from helpers import JUNK as COMMON_JUNK
+from helpers import played
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -38,19 +40,8 @@ PRESETS = (
     "chiamata-5p",
 )
 JUNK: tuple[object, ...] = (
-    None,
-    1.0,
-    7,
-    -1,
-    "0",
+    *COMMON_JUNK,
     "",
-    True,
-    (),
-    ((),),
-    (None,),
-    ("x", "y"),
-    [[]],
-    10**30,
     float("nan"),
     frozenset(),
     (Card.parse("1O"),),
@@ -63,20 +54,9 @@ BUDGET = 100
 
 
 @functools.cache
-def _played(name: str, moves: int, seed: int = 3) -> brisca.State:
-    state = brisca.new_game(brisca.preset(name), seed=seed)
-    rng = random.Random(seed)
-    for _ in range(moves):
-        if state.is_over:
-            break
-        state = brisca.apply(state, rng.choice(brisca.legal_actions(state)))
-    return state
-
-
-@functools.cache
 def _endgame(name: str, seed: int = 3) -> brisca.State:
     """A state whose talon is gone: the solver's compact search takes it."""
-    state = _played(name, 0, seed)
+    state = played(name, 0, seed)
     rng = random.Random(seed)
     while not state.is_over and (state.stock or state.trump_card is not None or state.trick):
         state = brisca.apply(state, rng.choice(brisca.legal_actions(state)))
@@ -121,7 +101,7 @@ def _state_entries(rules: brisca.Rules) -> dict[str, Callable[[Any], object]]:
 
 def _states(name: str) -> list[brisca.State]:
     """A hand in play, its endgame (the compact search's) and a finished one."""
-    return [_played(name, 9), _endgame(name), _played(name, 999)]
+    return [played(name, 9), _endgame(name), played(name, 999)]
 
 
 @pytest.mark.parametrize("name", PRESETS)
@@ -185,7 +165,7 @@ def _view_entries(legal: list[brisca.Action]) -> dict[str, Callable[[Any], objec
 def _views(name: str) -> list[tuple[brisca.Observation, list[brisca.Action]]]:
     """The seat to act's view of a hand in play and of its endgame, and of a finished hand."""
     out = []
-    for state in (_played(name, 9), _endgame(name), _played(name, 999)):
+    for state in (played(name, 9), _endgame(name), played(name, 999)):
         seat = 0 if state.is_over else state.to_act
         legal = list(brisca.legal_actions(state)) or [brisca.Play(state.rules.cards[0])]
         out.append((brisca.observe(state, seat), legal))  # type: ignore[arg-type]
@@ -238,7 +218,7 @@ def test_a_view_made_of_other_games_parts_is_a_brisca_error_to_the_bots_and_samp
 
 def test_the_solver_names_the_state_and_the_python_error_only() -> None:
     """The message says what is wrong without quoting the forged value, hidden cards and all."""
-    state = _played("spanish-2p", 3)
+    state = played("spanish-2p", 3)
     with pytest.raises(brisca.StateError, match=r"^the state is inconsistent \(IndexError\)$"):
         search.solve(_forged(state, "to_act", 7))
     with pytest.raises(brisca.StateError, match=r"^the state is inconsistent \(KeyError\)$"):
@@ -274,7 +254,7 @@ def test_the_sampler_refuses_a_mistyped_view_before_any_try(
 
     monkeypatch.setattr(sampling._Model, "propose", counted)
     for moves in (5, 999):  # a hand in play, and a finished one
-        view = brisca.observe(_played("spanish-2p", moves), 0)
+        view = brisca.observe(played("spanish-2p", moves), 0)
         with pytest.raises(brisca.StateError, match=message):
             sampling.sample_state(attrs.evolve(view, **change), Generator(1))
     assert not proposed, "the sampler tried to deal a view it could have refused at once"
@@ -286,14 +266,14 @@ def test_the_sampler_refuses_a_mistyped_view_equal_to_one_it_has_sampled(
 ) -> None:
     """1.0 == 1 and True == 1, so such a view hits the cached model of the genuine one: it
     is refused all the same, whatever was sampled before."""
-    view = brisca.observe(_played("spanish-2p", 0), 1)
+    view = brisca.observe(played("spanish-2p", 0), 1)
     sampling.sample_state(view, Generator(1))
     with pytest.raises(brisca.StateError, match="must be an int"):
         sampling.sample_state(attrs.evolve(view, **change), Generator(1))
 
 
 def test_the_search_bot_refuses_a_view_it_cannot_count_the_cards_of() -> None:
-    state = _played("spanish-2p", 0)
+    state = played("spanish-2p", 0)
     view = _forged(brisca.observe(state, 0), "hand_sizes", (None,))
     with pytest.raises(brisca.StateError, match=r"^the observation is inconsistent"):
         bots.SearchBot(samples=1, seed=1)(view, list(brisca.legal_actions(state)))
@@ -390,7 +370,7 @@ def test_random_playouts_stay_within_memory_at_their_largest() -> None:
 
 def test_a_hopeless_view_is_refused_quickly() -> None:
     """With its real budget of tries, a mistyped hand is refused in well under a second."""
-    view = brisca.observe(_played("spanish-4p", 999), 0)
+    view = brisca.observe(played("spanish-4p", 999), 0)
     start = time.perf_counter()
     with pytest.raises(brisca.StateError):
         sampling.sample_state(_forged(view, "hand", ""), Generator(1))

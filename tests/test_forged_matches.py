@@ -22,6 +22,8 @@ from typing import Any
 
 import attrs
 import pytest
+from helpers import JUNK as COMMON_JUNK
+from helpers import self_holding_list
 
 import brisca
 from brisca import HandResult, IllegalActionError, Match, MatchObservation, MatchResult, Rules
@@ -39,29 +41,11 @@ from brisca.game.match import (
     new_match,
 )
 
-
-def _self_holding_list() -> list[object]:
-    holder: list[object] = []
-    holder.append(holder)
-    return holder
-
-
 JUNK: tuple[object, ...] = (
-    None,
-    1.0,
-    7,
-    -1,
-    "0",
-    True,
-    (),
-    ((),),
-    (None,),
-    ("x", "y"),
-    [[]],
-    10**30,
+    *COMMON_JUNK,
     float("nan"),
     frozenset(),
-    _self_holding_list(),
+    self_holding_list(),
 )
 FIELDS = tuple(a.alias for a in attrs.fields(Match))  # `finished`, not `_finished`
 NAMES = {a.alias: a.name for a in attrs.fields(Match)}

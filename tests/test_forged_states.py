@@ -19,6 +19,7 @@ from typing import Any
 
 import attrs
 import pytest
+from helpers import JUNK, played
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -28,31 +29,7 @@ from brisca.game.engine import trump_is_public
 # The engine's sample of the traditions: plain, partnerships, arrastre duties, a covered
 # trump, swaps, and an auction (nothing played before the trump is chosen).
 PRESETS = ("spanish-2p", "spanish-4p", "arrastre-2p", "cubierta-2p", "casino-2p", "subastada-4p")
-JUNK: tuple[object, ...] = (
-    None,
-    1.0,
-    7,
-    -1,
-    "0",
-    True,
-    (),
-    ((),),
-    (None,),
-    ("x", "y"),
-    [[]],
-    10**30,
-)
 FIELDS = tuple(f.name for f in attrs.fields(brisca.State) if f.init)
-
-
-def _played(name: str, moves: int, seed: int = 3) -> brisca.State:
-    state = brisca.new_game(brisca.preset(name), seed=seed)
-    rng = random.Random(seed)
-    for _ in range(moves):
-        if state.is_over:
-            break
-        state = brisca.apply(state, rng.choice(brisca.legal_actions(state)))
-    return state
 
 
 def _entry_points(action: brisca.Action) -> dict[str, Callable[[brisca.State], object]]:
@@ -96,7 +73,7 @@ def _assert_refused_or_served(forged: brisca.State, action: brisca.Action) -> No
 @pytest.mark.parametrize("name", PRESETS)
 @pytest.mark.parametrize("field", FIELDS)
 def test_junk_in_any_field_of_a_state_is_a_brisca_error(name: str, field: str) -> None:
-    state = _played(name, 5)
+    state = played(name, 5)
     action = brisca.legal_actions(state)[0]
     for value in JUNK:
         forged = _forged(state, field, value)
@@ -106,7 +83,7 @@ def test_junk_in_any_field_of_a_state_is_a_brisca_error(name: str, field: str) -
 
 # Donors: real values from other games, so each forgery is well typed but contradicts the rest.
 _DONORS = [
-    _played(name, moves, seed) for name in PRESETS for moves, seed in ((0, 1), (9, 2), (99, 4))
+    played(name, moves, seed) for name in PRESETS for moves, seed in ((0, 1), (9, 2), (99, 4))
 ]
 
 
@@ -120,7 +97,7 @@ _DONORS = [
 def test_a_state_made_of_other_games_parts_is_a_brisca_error(
     name: str, moves: int, changes: dict[str, int]
 ) -> None:
-    state = _played(name, moves)
+    state = played(name, moves)
     if state.is_over:
         return
     action = brisca.legal_actions(state)[0]
@@ -131,7 +108,7 @@ def test_a_state_made_of_other_games_parts_is_a_brisca_error(
 
 def test_the_error_names_the_state_and_the_python_error_only() -> None:
     """The message says what is wrong without quoting the forged value, hidden cards and all."""
-    state = _played("spanish-2p", 3)
+    state = played("spanish-2p", 3)
     forged = attrs.evolve(state, to_act=7)
     with pytest.raises(brisca.StateError, match=r"^the state is inconsistent \(IndexError\)$"):
         brisca.legal_actions(forged)
@@ -142,7 +119,7 @@ def test_the_error_names_the_state_and_the_python_error_only() -> None:
 
 def test_genuine_states_still_play_and_copy() -> None:
     """The guard changes nothing for a state play makes: the same moves, copies and values."""
-    state = _played("spanish-4p", 7)
+    state = played("spanish-4p", 7)
     assert copy.deepcopy(state) == state
     assert brisca.loads(brisca.dumps(state)) == state
     assert brisca.step(state, brisca.legal_actions(state)[0])[0] == brisca.apply(
@@ -167,7 +144,7 @@ def test_the_heuristic_bot_ends_on_a_view_whose_seats_never_come_round(
 
     from brisca.agents.bots import HeuristicBot
 
-    state = _played(name, 1)
+    state = played(name, 1)
     view = attrs.evolve(brisca.observe(state, 1), **change)
     outcome: list[object] = []
 
@@ -214,7 +191,7 @@ def test_junk_in_any_field_of_a_state_is_a_brisca_error_to_its_readers(
     with a BriscaError (the kit's checks a ConformanceError); none leaks a Python error."""
     import brisca.testing as kit
 
-    state = _played(name, 5)
+    state = played(name, 5)
     for value in JUNK:
         forged = _forged(state, field, value)
         if forged is None:
@@ -235,7 +212,7 @@ OBSERVATION_FIELDS = tuple(f.name for f in attrs.fields(brisca.Observation))
 
 @pytest.mark.parametrize("field", OBSERVATION_FIELDS)
 def test_junk_in_any_field_of_a_view_is_a_brisca_error_to_its_points(field: str) -> None:
-    view = brisca.observe(_played("spanish-4p", 9), 0)
+    view = brisca.observe(played("spanish-4p", 9), 0)
     for value in JUNK:
         change: dict[str, Any] = {field: value}
         forged = attrs.evolve(view, **change)
@@ -249,7 +226,7 @@ def test_junk_in_any_field_of_a_view_is_a_brisca_error_to_its_points(field: str)
 def test_the_kit_refuses_what_is_not_a_state_and_still_fails_a_broken_rule() -> None:
     import brisca.testing as kit
 
-    state = _played("spanish-2p", 2)
+    state = played("spanish-2p", 2)
     with pytest.raises(brisca.StateError, match=r"expected a brisca\.State"):
         kit.check_invariants(None)  # type: ignore[arg-type]
     with pytest.raises(brisca.StateError, match=r"rng must be a random\.Random"):
@@ -275,7 +252,7 @@ def test_junk_inside_a_state_part_is_a_brisca_error_to_its_readers(part: str) ->
     import brisca.testing as kit
     from brisca.agents.bots import RandomBot
 
-    state = _played("subastada-4p", 6)
+    state = played("subastada-4p", 6)
     inner = getattr(state, part)
     rng = random.Random(1)
     readers: dict[str, Callable[[brisca.State], object]] = {

@@ -20,6 +20,8 @@ from typing import Any
 
 import attrs
 import pytest
+from helpers import JUNK as COMMON_JUNK
+from helpers import self_holding_list
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -40,12 +42,6 @@ PRESETS = (
 )
 
 
-def _self_holding() -> list[object]:
-    items: list[object] = []
-    items.append(items)
-    return items
-
-
 def _nested(levels: int) -> object:
     value: object = ()
     for _ in range(levels):
@@ -54,25 +50,14 @@ def _nested(levels: int) -> object:
 
 
 JUNK: tuple[object, ...] = (
-    None,
-    1.0,
-    7,
-    -1,
-    "0",
-    True,
-    (),
-    ((),),
-    (None,),
-    ("x", "y"),
-    [[]],
-    10**30,
+    *COMMON_JUNK,
     float("nan"),
     frozenset(),
-    _self_holding(),
+    self_holding_list(),
     _nested(MAX_DEPTH + 10),
 )
 # Fewer values for the fields of values nested inside others, which are many more.
-NESTED_JUNK: tuple[object, ...] = (None, 7, -1, "0", (None,), _self_holding())
+NESTED_JUNK: tuple[object, ...] = (None, 7, -1, "0", (None,), self_holding_list())
 
 
 # ---------------------------------------------------------------------------
@@ -650,7 +635,7 @@ def test_a_signal_seen_by_an_audience_that_is_no_seats_is_a_brisca_error() -> No
 def test_a_value_that_holds_itself_is_too_deep_to_write() -> None:
     """The walk that writes events and views stops at MAX_DEPTH levels, cheaply, with a
     clear error, whatever the caller's own stack: never a RecursionError."""
-    looped = _self_holding()
+    looped = self_holding_list()
     with pytest.raises(brisca.StateError, match=f"nested deeper than {MAX_DEPTH}"):
         ev.CardPlayed(0, looped).to_dict()  # type: ignore[arg-type]
     with pytest.raises(brisca.StateError, match=f"nested deeper than {MAX_DEPTH}"):
