@@ -98,7 +98,8 @@ def test_a_bad_seed_is_a_state_error(seed: object) -> None:
     """Seeds are non-negative integers."""
     from brisca import StateError
 
-    with pytest.raises(StateError, match="non-negative int"):
+    expected = r"a seed must be an int from 0 to 2\*\*1024 - 1 \(a numpy integer will do\)"
+    with pytest.raises(StateError, match=expected):
         HandSeeds().next(seed)
 
 

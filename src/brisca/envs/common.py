@@ -38,7 +38,7 @@ from brisca.agents.encoding import (
 from brisca.formats.text import describe_deal, describe_result
 from brisca.game.actions import Action
 from brisca.game.engine import new_game, observe
-from brisca.game.errors import NotationError, StateError, describe, int_range
+from brisca.game.errors import BriscaError, NotationError, StateError, describe, int_range
 from brisca.game.rng import MAX_SEED, Generator
 from brisca.game.rules import Rules
 from brisca.game.state import HandResult, State
@@ -56,6 +56,7 @@ __all__ = [
     "checked_action_index",
     "checked_illegal",
     "checked_illegal_reward",
+    "checked_integer",
     "checked_options",
     "checked_render_mode",
     "checked_reward",
@@ -263,22 +264,37 @@ def integer(value: object) -> int | None:
         return None
 
 
+def checked_integer(
+    value: object,
+    what: str,
+    least: int,
+    most: int,
+    *,
+    error: type[BriscaError] = StateError,
+) -> int:
+    """`value` as a Python int, if it is an integer from `least` to `most`: the one
+    integer guard of the environments, where the frameworks hand out numpy integers, so
+    one will do (a bool will not); otherwise `error`, saying what `what` must be."""
+    number = value if type(value) is int else integer(value)
+    if number is None or not least <= number <= most:
+        raise error(
+            f"{what} must be {int_range(least, most)} (a numpy integer will do), "
+            f"got {describe(value)}"
+        )
+    return number
+
+
 def checked_action_index(action: object, size: int) -> int:
-    """`action` as a Python int, if it is an index of an action space of `size` actions; a
-    numpy integer will do.
+    """`action` as a Python int, if it is an index of an action space of `size` actions.
 
     Raises:
         NotationError: it is not an integer (a bool is not), or not from 0 to `size` - 1.
     """
-    if type(action) is int and 0 <= action < size:
+    if type(action) is int and 0 <= action < size:  # the hot path: one step of a hand
         return action
-    value = integer(action)
-    if value is None or not 0 <= value < size:
-        raise NotationError(
-            f"an action index for these rules is an int from 0 to {size - 1}, "
-            f"got {describe(action)}"
-        )
-    return value
+    return checked_integer(
+        action, "an action index for these rules", 0, size - 1, error=NotationError
+    )
 
 
 def checked_seed(seed: object) -> int | None:
@@ -286,20 +302,13 @@ def checked_seed(seed: object) -> int | None:
 
     A seed is what ``brisca.new_game`` takes, an int from 0 to
     :data:`brisca.game.rng.MAX_SEED`, and a numpy integer will do (Gymnasium's seeding
-    itself takes Python ints only).
+    itself takes Python ints only). ``None`` is no seed: the environment goes on with
+    its own seed stream.
 
     Raises:
         StateError: `seed` is neither ``None`` nor such an integer.
     """
-    if seed is None or (type(seed) is int and 0 <= seed <= MAX_SEED):
-        return seed
-    value = integer(seed)
-    if value is None or not 0 <= value <= MAX_SEED:
-        raise StateError(
-            f"a seed must be a non-negative int ({int_range(0, MAX_SEED)}; a numpy "
-            f"integer will do), got {describe(seed)}"
-        )
-    return value
+    return None if seed is None else checked_integer(seed, "a seed", 0, MAX_SEED)
 
 
 class HandSeeds:

@@ -61,6 +61,7 @@ from brisca.agents.encoding import (
 )
 from brisca.agents.sampling import sample_state
 from brisca.envs.common import (
+    checked_integer,
     checked_reward,
     integer,
     render_table,
@@ -166,17 +167,14 @@ def _rules(name: object, options: object) -> Rules:
 
 
 def _checked_seat(player: object, n: int) -> int:
-    """`player` as a Python int, if it is a seat from 0 to `n` - 1; a numpy integer will do.
+    """`player` as a Python int, if it is a seat from 0 to `n` - 1.
 
     Raises:
         StateError: it is not.
     """
     if type(player) is int and 0 <= player < n:
         return player
-    value = integer(player)
-    if value is None or not 0 <= value < n:
-        raise StateError(f"player must be a seat from 0 to {n - 1}, got {describe(player)}")
-    return value
+    return checked_integer(player, "player", 0, n - 1)
 
 
 def _action(action: object) -> int:
@@ -186,12 +184,9 @@ def _action(action: object) -> int:
     Raises:
         NotationError: it is not a non-negative integer of 64 bits.
     """
-    value = integer(action)
-    if value is None or not 0 <= value < _INT64:
-        raise NotationError(
-            f"an action or chance outcome is a non-negative int, got {describe(action)}"
-        )
-    return value
+    return checked_integer(
+        action, "an action or chance outcome", 0, _INT64 - 1, error=NotationError
+    )
 
 
 def _zero_sum(rules: Rules, reward: str, sides: tuple[tuple[int, ...], ...]) -> bool:
