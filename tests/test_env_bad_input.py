@@ -373,6 +373,10 @@ def test_bad_vector_actions_are_a_state_error_and_left_unchanged() -> None:
         [10**30, 0],
         [None, 0],
         np.array([0, 1], dtype=object),
+        # Reshapeable to one action a hand, but not that shape: read wrongly, not refused.
+        [[0], [1]],
+        np.zeros((1, 2), dtype=np.int64),
+        np.zeros((2, 1, 1), dtype=np.int64),
     )
     for actions in junk_actions:
         before = frozen(actions)

@@ -132,21 +132,25 @@ class BriscaVectorEnv(gymnasium.vector.VectorEnv[_Obs, Any, Any]):
         """One learner action per hand; the opponents answer until its next turn.
 
         Raises:
-            StateError: before :meth:`reset`, or `actions` is not `num_envs` integers
-                (an array of an integer dtype, or a sequence of ints).
+            StateError: before :meth:`reset`, or `actions` is not `num_envs` integers,
+                one a hand: an array of an integer dtype and shape ``(num_envs,)``, or
+                a flat sequence of ints.
         """
         if not self._dealt:
             raise StateError("call reset() first: no hand has been dealt")
         try:
             given = np.asarray(actions)
-            # A float, bool or text action would be cast silently: refuse it.
-            if given.dtype.kind not in "iu":
-                raise TypeError
-            chosen = given.astype(np.int64, copy=False).reshape(self.num_envs)
-        except BARE_ERRORS:
+        except BARE_ERRORS:  # a ragged sequence, or one whose items numpy cannot read
+            given = None
+        # A float, bool or text action would be cast silently, and an array of another
+        # shape reshaped as if it were one action a hand: refuse both.
+        if given is None or given.dtype.kind not in "iu" or given.shape != (self.num_envs,):
+            shape = "" if given is None else f" of shape {given.shape}"
             raise StateError(
-                f"actions must be {self.num_envs} action indices, got {describe(actions)}"
-            ) from None
+                f"actions must be {self.num_envs} action indices, one a hand (shape "
+                f"({self.num_envs},)), got {describe(actions)}{shape}"
+            )
+        chosen = given.astype(np.int64, copy=False)
         resetting = self._resetting.copy()
         if resetting.any():
             self._deal(resetting)
