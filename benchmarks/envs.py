@@ -1,6 +1,6 @@
 """What the learning environments cost per hand, against the engine alone.
 
-Run: ``python benchmarks/envs.py [-n HANDS] [--presets spanish-2p,...]``
+Run: ``python benchmarks/envs.py [-n HANDS] [--presets spanish-2p,...] [--count]``
 (needs ``pip install '.[pettingzoo,openspiel]'``).
 
 For each preset, random hands (each seat picks uniformly among its legal actions)
@@ -26,6 +26,12 @@ played five ways, in the same run and taking turns batch by batch:
 It reports the median microseconds per hand and the median of the per-batch ratios
 to the engine line. Time is the process's CPU time (``time.process_time``), so that
 other programs on a shared machine move the figures less.
+
+With ``--count`` it counts instructions under valgrind instead (as
+``instructions.py`` does): each line plays `HANDS` hands in a child process after the
+same set-up and a warm-up, the same child with no hands is taken off, and the
+ratios are of what is left. Slower (a few minutes), but the figure does not move
+with the load.
 """
 
 from __future__ import annotations
@@ -34,8 +40,10 @@ import argparse
 import functools
 import random
 import statistics
+import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -43,6 +51,7 @@ import pyspiel
 from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
+from valgrind import difference
 
 import brisca
 from brisca.agents.encoding import StateEncoder, action_space, encode_observation, legal_mask
@@ -51,6 +60,7 @@ from brisca.envs.openspiel import GAME_NAME
 from brisca.envs.pettingzoo import env as pettingzoo_env
 
 PRESETS = "spanish-2p,spanish-4p"
+WARM_UP = 5  # hands each line plays before it is counted
 
 
 def engine_hand(rules: brisca.Rules, seed: int, *, encode: bool) -> None:
@@ -188,36 +198,80 @@ def openspiel_hand(game: Any, seed: int) -> None:
         state.apply_action(legal[rng.randrange(len(legal))])
 
 
+def lines(name: str, hands: int) -> dict[str, Callable[[], Callable[[int], None]]]:
+    """How to set up each line of the benchmark for preset `name`: a maker of a player
+    of one hand given its seed, for the seeds from 0 to `hands` - 1."""
+    rules = brisca.preset(name)
+    return {
+        "engine": lambda: functools.partial(engine_hand, rules, encode=False),
+        "engine+encode": lambda: functools.partial(engine_hand, rules, encode=True),
+        "engine+encoder": lambda: functools.partial(encoder_hand, StateEncoder(rules)),
+        "pettingzoo": lambda: functools.partial(pettingzoo_hand, pettingzoo_env(rules)),
+        "pettingzoo-shell": lambda: functools.partial(pettingzoo_hand, shell(rules, range(hands))),
+        "gymnasium": lambda: functools.partial(
+            gymnasium_hand, BriscaEnv(rules, seat=0, opponents="random")
+        ),
+        "openspiel": lambda: functools.partial(
+            openspiel_hand, pyspiel.load_game(GAME_NAME, {"preset": name})
+        ),
+    }
+
+
+def _child(name: str, line: str, hands: int, played: int) -> None:
+    """The child of ``--count``: set up for `hands` hands, warm up, play `played`."""
+    play = lines(name, hands)[line]()  # this line's set-up alone
+    for seed in range(hands - WARM_UP, hands):
+        play(seed)
+    for seed in range(played):
+        play(seed)
+
+
+def count(names: list[str], hands: int) -> None:
+    """``--count``: instructions per hand of each line, and the ratio to the engine's."""
+    script = str(Path(__file__).resolve())
+    print(f"{'preset':<14} {'line':<16} {'instr/hand':>12} {'x engine':>9}")
+    for name in names:
+        setup = hands + WARM_UP
+        per = {
+            line: difference(
+                script, (name, line, str(setup), str(hands)), (name, line, str(setup), "0")
+            )
+            / hands
+            for line in lines(name, 0)
+        }
+        for line, each in per.items():
+            print(f"{name:<14} {line:<16} {each:>12,.0f} {each / per['engine']:>9.2f}")
+
+
 def main() -> None:
+    if sys.argv[1:2] == ["--child"]:
+        name, line, hands, played = sys.argv[2:6]
+        _child(name, line, int(hands), int(played))
+        return
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("-n", type=int, default=200, help="hands per line and preset")
+    parser.add_argument(
+        "-n", type=int, default=None, help="hands per line and preset: 200; 20 with --count"
+    )
     parser.add_argument("--presets", default=PRESETS)
     parser.add_argument("--batch", type=int, default=20, help="hands per line per turn")
+    parser.add_argument("--count", action="store_true", help="valgrind instructions")
     args = parser.parse_args()
+    if args.count:
+        count(args.presets.split(","), args.n or 20)
+        return
+    args.n = args.n or 200
     print(f"{'preset':<14} {'line':<16} {'µs/hand':>10} {'x engine':>9}")
     for name in args.presets.split(","):
-        rules = brisca.preset(name)
-        table = pettingzoo_env(rules)
-        gym = BriscaEnv(rules, seat=0, opponents="random")
-        game = pyspiel.load_game(GAME_NAME, {"preset": name})
-        lines: dict[str, Callable[[int], None]] = {
-            "engine": functools.partial(engine_hand, rules, encode=False),
-            "engine+encode": functools.partial(engine_hand, rules, encode=True),
-            "engine+encoder": functools.partial(encoder_hand, StateEncoder(rules)),
-            "pettingzoo": functools.partial(pettingzoo_hand, table),
-            "pettingzoo-shell": functools.partial(pettingzoo_hand, shell(rules, range(args.n))),
-            "gymnasium": functools.partial(gymnasium_hand, gym),
-            "openspiel": functools.partial(openspiel_hand, game),
-        }
-        times: dict[str, list[float]] = {line: [] for line in lines}
+        played = {line: make() for line, make in lines(name, args.n).items()}
+        times: dict[str, list[float]] = {line: [] for line in played}
         for start in range(0, args.n, args.batch):
             seeds = range(start, min(start + args.batch, args.n))
-            for line, play in lines.items():
+            for line, play in played.items():
                 began = time.process_time()
                 for seed in seeds:
                     play(seed)
                 times[line].append((time.process_time() - began) / len(seeds) * 1e6)
-        for line in lines:
+        for line in played:
             ratio = statistics.median(
                 t / e for t, e in zip(times[line], times["engine"], strict=True)
             )

@@ -15,13 +15,11 @@ both: the count to compare two versions of the library, the time for speed.
 from __future__ import annotations
 
 import random
-import re
-import shutil
-import subprocess
 import sys
 from pathlib import Path
 
 import playouts
+from valgrind import difference
 
 import brisca
 
@@ -36,38 +34,17 @@ def _play(line: str, n: int) -> None:
         game(rng)
 
 
-def _count(line: str, n: int) -> int:
-    """Instructions valgrind counts for a child process that plays `n` games of `line`."""
-    run = subprocess.run(
-        [
-            "valgrind",
-            "--tool=callgrind",
-            "--callgrind-out-file=/dev/null",
-            sys.executable,
-            str(Path(__file__).resolve()),
-            "--child",
-            line,
-            str(n),
-        ],
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    found = re.search(r"refs:\s*([\d,]+)", run.stderr)
-    if found is None:
-        raise SystemExit(f"no instruction count in valgrind's output:\n{run.stderr}")
-    return int(found.group(1).replace(",", ""))
-
-
 def main() -> None:
     if sys.argv[1:2] == ["--child"]:
         _play(sys.argv[2], int(sys.argv[3]))
         return
     args = playouts.arguments(__doc__.splitlines()[0], 200)
-    if shutil.which("valgrind") is None:
-        raise SystemExit("valgrind is not on the PATH")
     names = playouts.lines(args.presets.split(","))
-    per_game = {line: (_count(line, args.games) - _count(line, 0)) / args.games for line in names}
+    script = str(Path(__file__).resolve())
+    per_game = {
+        line: difference(script, (line, str(args.games)), (line, "0")) / args.games
+        for line in names
+    }
     floor = per_game[playouts.FLOOR]
     print(f"{'game':<22} {'instructions/game':>18} {'x floor':>8}")
     for line, count in per_game.items():

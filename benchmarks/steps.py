@@ -20,15 +20,15 @@ ratios are of what is left. Slower, but the figure does not move with the load.
 from __future__ import annotations
 
 import argparse
-import os
 import random
-import re
 import statistics
-import subprocess
 import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
+
+from valgrind import difference
 
 import brisca
 from brisca.game.events import Event
@@ -75,25 +75,13 @@ def _run(name: str, games: int, line: str, rounds: int) -> None:
             function(state, action)
 
 
-def _instructions(name: str, games: int, line: str, rounds: int) -> int:
-    child = [sys.executable, __file__, "--child", name, str(games), line, str(rounds)]
-    run = subprocess.run(
-        ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", *child],
-        capture_output=True,
-        text=True,
-        check=True,
-        env={**os.environ, "PYTHONHASHSEED": "0"},  # the same dict layouts in every child
-    )
-    found = re.search(r"refs:\s*([\d,]+)", run.stderr)
-    if found is None:
-        raise SystemExit(f"no instruction count in valgrind's output:\n{run.stderr}")
-    return int(found.group(1).replace(",", ""))
-
-
 def count(name: str, games: int, rounds: int) -> None:
     """One preset's line of ``--count``: instructions per move, and the ratios."""
+    script = str(Path(__file__).resolve())
     per = {
-        line: _instructions(name, games, line, rounds) - _instructions(name, games, line, 0)
+        line: difference(
+            script, (name, str(games), line, str(rounds)), (name, str(games), line, "0")
+        )
         for line in ("nothing", *LINES)
     }
     moved = len(moves(brisca.preset(name), games)) * rounds

@@ -1,0 +1,50 @@
+"""Instructions of a child process, counted by valgrind: the one counter of the
+``--count`` benchmarks and ``instructions.py``.
+
+Each benchmark runs itself as the child (``python BENCHMARK --child ...``) twice, with
+no work and with the work after the same set-up and warm-up, and takes the difference,
+so that start-up and imports drop out.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+
+
+def instructions(script: str, arguments: Sequence[str]) -> int:
+    """Instructions valgrind counts for ``python script --child *arguments``."""
+    if shutil.which("valgrind") is None:
+        raise SystemExit("valgrind is not on the PATH")
+    run = subprocess.run(
+        [
+            "valgrind",
+            "--tool=callgrind",
+            "--callgrind-out-file=/dev/null",
+            sys.executable,
+            script,
+            "--child",
+            *arguments,
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+        env={**os.environ, "PYTHONHASHSEED": "0"},  # the same dict layouts in every child
+    )
+    found = re.search(r"refs:\s*([\d,]+)", run.stderr)
+    if run.returncode != 0 or found is None:
+        raise SystemExit(f"the child {' '.join(arguments)} failed under valgrind:\n{run.stderr}")
+    return int(found.group(1).replace(",", ""))
+
+
+def difference(script: str, arguments: Sequence[str], idle: Sequence[str]) -> int:
+    """Instructions of the child given `arguments`, less those of the child given
+    `idle` (the same set-up, no work): the two run side by side, one a core."""
+    with ThreadPoolExecutor(2) as pool:
+        work, rest = pool.map(lambda args: instructions(script, args), (arguments, idle))
+    return work - rest
