@@ -37,3 +37,38 @@ def test_built_trick_is_a_frozen_trick() -> None:
     assert type(built) is Trick and built == Trick(0, ((0, card),), 0, 11)
     with pytest.raises(attrs.exceptions.FrozenInstanceError):
         built.points = 0  # type: ignore[misc]
+
+
+def test_built_observation_leaves_every_other_field_at_the_class_default() -> None:
+    """build_observation writes the defaults of the fields it is not given out by hand:
+    each must be the attrs default, and a field added with a default must be added there."""
+    from brisca.game.state import Observation, build_observation
+
+    state = brisca.new_game(brisca.preset("spanish-2p"), seed=11)
+    core = brisca.observe(state, 0)
+    given = [
+        "seat",
+        "rules",
+        "dealer",
+        "hand_number",
+        "sides",
+        "trump",
+        "trump_card",
+        "hand",
+        "hand_sizes",
+        "stock_size",
+        "trick",
+        "tricks",
+        "to_act",
+        "partner_hands",
+        "trump_card_drawn",
+        "voids",
+    ]
+    built = build_observation(*(getattr(core, name) for name in given), {})
+    assert type(built) is Observation
+    defaulted = [f for f in attrs.fields(Observation) if f.name not in given]
+    assert defaulted, "the observation has fields the engine leaves at their defaults"
+    for field in defaulted:
+        assert field.default is not attrs.NOTHING, f"{field.name} has no default"
+        assert getattr(built, field.name) == field.default, field.name
+    assert built == Observation(**{name: getattr(core, name) for name in given})

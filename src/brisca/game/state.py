@@ -592,7 +592,7 @@ class _ObservationSlots:
     Bots and learning environments observe at every decision, and the frozen
     keyword ``__init__`` of twenty-two fields cost more than the move itself.
     `extra` holds what the rules' variants add (swaps, signals, an auction...); the
-    other fields keep their defaults, which `_OBSERVATION_DEFAULTS` reads off the class.
+    other fields keep their defaults.
     """
 
     __slots__ = (
@@ -657,8 +657,10 @@ class _ObservationSlots:
         self.partner_hands = partner_hands
         self.trump_card_drawn = trump_card_drawn
         self.voids = voids
-        for name, value in _OBSERVATION_DEFAULTS:
-            setattr(self, name, value)
+        # The other fields' defaults, written out: a loop of setattr over them cost a
+        # sixth of `observe` (tests/test_state.py holds them to the class's defaults).
+        self.swaps = self.signals = self.bids = self.cantes = ()
+        self.black_hand = self.contract = None
         for name, value in extra.items():
             setattr(self, name, value)
         self.__class__ = Observation
@@ -730,14 +732,6 @@ class Observation(_ObservationSlots):
 
 
 # The fields the plain constructor does not take, with their defaults (all immutable).
-_OBSERVATION_DEFAULTS = tuple(
-    (f.name, f.default)
-    for f in attrs.fields(Observation)
-    if f.default is not attrs.NOTHING
-    and f.name not in ("hand_number", "partner_hands", "trump_card_drawn", "voids")
-)
-assert not any(isinstance(value, attrs.Factory) for _, value in _OBSERVATION_DEFAULTS)  # type: ignore[arg-type]
-
 if TYPE_CHECKING:
 
     def build_observation(*fields: Any) -> Observation: ...
