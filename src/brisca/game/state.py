@@ -659,8 +659,10 @@ class _ObservationSlots:
         self.voids = voids
         # The other fields' defaults, written out: a loop of setattr over them cost a
         # sixth of `observe` (tests/test_state.py holds them to the class's defaults).
-        self.swaps = self.signals = self.bids = self.cantes = ()
-        self.black_hand = self.contract = None
+        empty: Any = ()  # typed by the class's fields, not by these defaults
+        nothing: Any = None
+        self.swaps = self.signals = self.bids = self.cantes = empty
+        self.black_hand = self.contract = nothing
         for name, value in extra.items():
             setattr(self, name, value)
         self.__class__ = Observation
