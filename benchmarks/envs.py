@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import argparse
 import functools
+import gc
 import random
 import statistics
 import sys
@@ -222,6 +223,10 @@ def _child(name: str, line: str, hands: int, played: int) -> None:
     play = lines(name, hands)[line]()  # this line's set-up alone
     for seed in range(hands - WARM_UP, hands):
         play(seed)
+    # The frameworks' imports leave a heap that a full collection, landing in one
+    # child's hands and not the other's, would scan at a cost of several hands: freeze it.
+    gc.collect()
+    gc.freeze()
     for seed in range(played):
         play(seed)
 

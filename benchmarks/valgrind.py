@@ -16,6 +16,13 @@ import sys
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 
+# The same dict layouts in every child, and no worker threads: valgrind counts every
+# thread, and a BLAS pool spinning while it waits counts a different amount each run.
+_SAME_EVERY_RUN = {
+    "PYTHONHASHSEED": "0",
+    **dict.fromkeys(("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"), "1"),
+}
+
 
 def instructions(script: str, arguments: Sequence[str]) -> int:
     """Instructions valgrind counts for ``python script --child *arguments``."""
@@ -34,7 +41,7 @@ def instructions(script: str, arguments: Sequence[str]) -> int:
         capture_output=True,
         text=True,
         check=False,
-        env={**os.environ, "PYTHONHASHSEED": "0"},  # the same dict layouts in every child
+        env={**os.environ, **_SAME_EVERY_RUN},
     )
     found = re.search(r"refs:\s*([\d,]+)", run.stderr)
     if run.returncode != 0 or found is None:
