@@ -92,6 +92,31 @@ def test_action_space_is_fixed_and_every_action_appears_once() -> None:
     assert len(action_space(brisca.preset("spanish-4p"))) == 40 + 4  # the s000 signals
 
 
+@pytest.mark.parametrize("name", sorted(brisca.PRESETS))
+def test_plays_are_the_one_play_of_their_card_everywhere(name: str) -> None:
+    """legal_actions, parse_action and the action space hand out ``PLAYS[card]`` itself,
+    which the encoders' card-keyed masks rely on; a Play made anew still indexes alike."""
+    from brisca.game.actions import PLAYS
+
+    rules = brisca.preset(name)
+    assert all(a is PLAYS[a.card] for a in action_space(rules) if type(a) is brisca.Play)
+    rng = random.Random(name)
+    state = brisca.new_game(rules, seed=5)
+    plays = 0
+    while not state.is_over:
+        legal = brisca.legal_actions(state)
+        for action in legal:
+            if type(action) is brisca.Play:
+                plays += 1
+                assert action is PLAYS[action.card]
+                assert brisca.parse_action(str(action)) is action
+                fresh = brisca.Play(action.card)
+                assert fresh is not action
+                assert action_index(fresh, rules) == action_index(action, rules)
+        state = brisca.apply(state, rng.choice(legal))
+    assert plays > 0
+
+
 def test_action_index_refuses_what_the_rules_never_offer() -> None:
     """An action the rules never offer, a non-action or a bad index is a BriscaError."""
     rules = brisca.preset("spanish-2p")

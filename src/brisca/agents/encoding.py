@@ -67,6 +67,7 @@ import attrs
 
 from brisca.agents.sampling import knowledge, known_hands
 from brisca.game.actions import (
+    PLAYS,
     SIGNAL_NAMES,
     Action,
     Bid,
@@ -329,7 +330,7 @@ def _universe() -> tuple[Action, ...]:
         VARIANTS,
         key=lambda v: _SPACE_ORDER.index(v.name) if v.name in _SPACE_ORDER else len(_SPACE_ORDER),
     )
-    return (*(Play(c) for c in _ALL_CARDS), *(a for v in ranked for a in v.universe))
+    return (*(PLAYS[c] for c in _ALL_CARDS), *(a for v in ranked for a in v.universe))
 
 
 #: Every action of every variant, each once, in a fixed order (see the module documentation).
@@ -475,6 +476,8 @@ class StateEncoder:
         b = _blocks(rules)
         self._b = b
         self._actions, self._action_index = _space(rules)
+        # Plays by card: a card hashes by identity, a Play through attrs' Python __hash__.
+        self._play_index = {a.card: i for a, i in self._action_index.items() if type(a) is Play}
         n, d = b.n, b.d
         # rotation[me][seat]: the row of `seat` in `me`'s relative blocks.
         self._rotation = tuple(tuple((seat - me) % n for seat in range(n)) for me in range(n))
@@ -512,10 +515,10 @@ class StateEncoder:
 
         self._check(state)
         mask = np.zeros(len(self._actions), np.int8)
-        index = self._action_index
+        plays, index = self._play_index, self._action_index
         try:
             for action in legal_actions(state):  # a few entries: faster one by one than indexed
-                mask[index[action]] = 1
+                mask[plays[action.card] if type(action) is Play else index[action]] = 1
         except BARE_ERRORS as error:
             raise as_brisca_error("the state", error) from None
         return mask
@@ -527,9 +530,11 @@ class StateEncoder:
             StateError: `state` is not a State of these rules.
         """
         self._check(state)
-        index = self._action_index
+        plays, index = self._play_index, self._action_index
         try:
-            return sorted([index[a] for a in legal_actions(state)])
+            return sorted(
+                [plays[a.card] if type(a) is Play else index[a] for a in legal_actions(state)]
+            )
         except BARE_ERRORS as error:
             raise as_brisca_error("the state", error) from None
 

@@ -15,17 +15,19 @@ by :func:`parse_action`:
 from __future__ import annotations
 
 import operator
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from types import MappingProxyType
 from typing import ClassVar, TypeAlias, Union
 
 import attrs
 
-from brisca.game.cards import RANKS, Card, Suit
+from brisca.game.cards import RANKS, Card, DeckKind, Suit, deck_cards
 from brisca.game.errors import NotationError, checked_int, describe
 
 __all__ = [
     "ACTION_TYPES",
     "MAX_BID",
+    "PLAYS",
     "SIGNAL_NAMES",
     "Action",
     "Bid",
@@ -74,9 +76,18 @@ class Play:
     def from_notation(cls, rest: str, text: str) -> Play:
         """The play that `rest` (here the whole text) writes."""
         try:
-            return cls(Card.parse(rest))
+            return PLAYS[Card.parse(rest)]
         except NotationError:
             raise _unreadable(text) from None
+
+
+#: The one `Play` of each card of the 48-card pack: the engine's legal actions and the
+#: notation reader hand these out, so code that keeps plays in a dict or a tuple meets
+#: the very objects it holds and skips comparing them field by field. A `Play` made
+#: anew is equal to its card's, and works the same, only a little slower.
+PLAYS: Mapping[Card, Play] = MappingProxyType(
+    {card: Play(card) for card in deck_cards(DeckKind.SPANISH48)}
+)
 
 
 @attrs.frozen

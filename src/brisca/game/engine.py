@@ -18,8 +18,8 @@ from typing import Any, Generic, TypeVar, cast, overload
 
 import attrs
 
-from brisca.game.actions import Action, Play, parse_action
-from brisca.game.cards import Card, DeckKind, Suit, deck_cards
+from brisca.game.actions import PLAYS, Action, Play, parse_action
+from brisca.game.cards import Card, Suit
 from brisca.game.errors import (
     BARE_ERRORS,
     IllegalActionError,
@@ -224,8 +224,9 @@ def deal_layout(rules: Rules, dealer: int) -> DealLayout:
     return seating_for(rules, dealer).layout
 
 
-# One Play per card: legal_actions hands these out instead of building new ones.
-_PLAY_OF = {c: Play(c) for c in deck_cards(DeckKind.SPANISH48)}.__getitem__
+# One Play per card: legal_actions hands these out instead of building new ones (a
+# plain dict's lookup: the public mapping is read-only, and a step slower).
+_PLAY_OF = dict(PLAYS).__getitem__
 
 
 @attrs.frozen(eq=False)  # one per rules, so identity will do, and it hashes fast
