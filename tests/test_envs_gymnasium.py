@@ -214,11 +214,29 @@ def test_a_closed_or_unreset_environment_is_refused() -> None:
         env.reset()
 
 
-def test_a_bot_that_breaks_the_rules_is_named() -> None:
-    """A bot returning an illegal action raises a BotError naming its seat."""
-    env = BriscaEnv("spanish-2p", seat=1, opponents=lambda view, legal: "nonsense")
+def _not_in_hand(view: brisca.Observation, legal: object) -> brisca.Action:
+    return brisca.Play(next(c for c in view.rules.cards if c not in view.hand))
+
+
+@pytest.mark.parametrize(
+    "bot",
+    [
+        lambda view, legal: "nonsense",
+        lambda view, legal: str(legal[0]),  # a legal move's notation: text, not an action
+        lambda view, legal: [legal[0]],
+        lambda view, legal: None,
+        lambda view, legal: brisca.Signal("wink"),  # an action these rules never offer
+        _not_in_hand,
+    ],
+)
+def test_a_bot_that_breaks_the_rules_is_named(bot: Any) -> None:
+    """A bot returning anything but one of its legal actions raises a BotError naming
+    its seat, and the environment stays as it was: not reset."""
+    env = BriscaEnv("spanish-2p", seat=1, opponents=bot)
     with pytest.raises(brisca.BotError, match="bot at seat 0"):
         env.reset(seed=1)
+    with pytest.raises(brisca.StateError, match="reset"):
+        env.step(0)
 
 
 def test_ansi_render_draws_the_table() -> None:

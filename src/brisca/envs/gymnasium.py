@@ -55,7 +55,7 @@ from brisca.envs.common import (
     render_table,
     seat_rewards,
 )
-from brisca.game.actions import Action
+from brisca.game.actions import ACTION_TYPES, Action
 from brisca.game.engine import apply, checked_rules, legal_actions, observe, refusal, result
 from brisca.game.errors import BotError, IllegalActionError, StateError, checked_int, describe
 from brisca.game.rng import MAX_SEED
@@ -68,6 +68,7 @@ __all__ = ["ENV_ID", "BriscaEnv", "make"]
 ENV_ID = "brisca/Brisca-v0"
 
 _Obs = dict[str, Any]
+_ACTIONS = frozenset(ACTION_TYPES)
 Opponent = str | Callable[..., Action]
 
 #: How many hands in a row may end before the learner's first turn (a bot's black hand)
@@ -266,11 +267,14 @@ class BriscaEnv(gymnasium.Env[_Obs, Any]):
             seat: int = state.to_act  # type: ignore[assignment]
             legal = legal_actions(state)
             action = bots[seat](observe(state, seat), legal)
-            if action not in legal:
+            try:  # apply's own rule check, rather than a search of `legal` comparing plays
+                if type(action) not in _ACTIONS:  # no notation text: a bot returns an action
+                    raise IllegalActionError
+                state = apply(state, action)
+            except IllegalActionError:
                 raise BotError(
                     f"the bot at seat {seat} chose {describe(action)}, not a legal action"
-                )
-            state = apply(state, action)
+                ) from None
         return state
 
 
