@@ -733,7 +733,6 @@ class Observation(_ObservationSlots):
         return tuple(totals)
 
 
-# The fields the plain constructor does not take, with their defaults (all immutable).
 if TYPE_CHECKING:
 
     def build_observation(*fields: Any) -> Observation: ...
