@@ -41,6 +41,74 @@ def test_action_of_the_wrong_type(action: object) -> None:
     assert not brisca.is_legal(STATE, action)  # type: ignore[arg-type]
 
 
+class _EqualToAll:
+    """A stand-in for a field that claims to equal everything, and has no card's code."""
+
+    def __eq__(self, other: object) -> bool:
+        return True
+
+    __hash__ = object.__hash__
+
+
+class _EqualToNothing(_EqualToAll):
+    """A stand-in for a field that refuses to be compared."""
+
+    def __eq__(self, other: object) -> bool:
+        raise ValueError("no comparing")
+
+    __hash__ = object.__hash__
+
+
+def _hand_built_actions() -> list[object]:
+    """Actions of every type set past their constructors: a field missing, or holding a
+    value of another type (one that equals everything, one that cannot be compared)."""
+    actions: list[object] = []
+    for kind in brisca.game.actions.ACTION_TYPES:
+        fields = attrs.fields(kind)
+        if not fields:
+            continue
+        actions.append(object.__new__(kind))
+        for fake in (_EqualToAll(), _EqualToNothing(), "1O", None, 1.0):
+            action = object.__new__(kind)
+            for field in fields:
+                object.__setattr__(action, field.name, fake)
+            actions.append(action)
+    return actions
+
+
+def _short_id(action: object) -> str:
+    held = getattr(action, attrs.fields(type(action))[0].name, "unset")
+    return f"{type(action).__name__}-{type(held).__name__}"
+
+
+@pytest.mark.parametrize("action", _hand_built_actions(), ids=_short_id)
+def test_a_hand_built_action_is_malformed_everywhere(action: object) -> None:
+    """An action whose fields are missing or not what its constructor keeps (a card that
+    equals every card, say) is refused as malformed by the one rule check in every
+    preset that offers its type, whatever it claims to equal; error texts and the action
+    index name it by its type without reading its fields."""
+    from brisca.agents.encoding import action_index
+    from brisca.game.actions import well_formed
+    from brisca.game.errors import describe
+
+    assert not well_formed(action)
+    text = describe(action)  # its repr, capped, or, when that breaks, its type alone
+    assert type(action).__name__ in text and len(text) < 100
+    with pytest.raises(NotationError, match="not a brisca action"):
+        action_index(action, STATE.rules)  # type: ignore[arg-type]
+    for name in sorted(brisca.PRESETS):
+        state = brisca.new_game(name, seed=4)
+        for _ in range(12):  # into the auction or the first trick, where its type is offered
+            if state.is_over:
+                break
+            with pytest.raises(IllegalActionError):
+                brisca.apply(state, action)  # type: ignore[arg-type]
+            with pytest.raises(IllegalActionError):
+                brisca.step(state, action)  # type: ignore[arg-type]
+            assert not brisca.is_legal(state, action)  # type: ignore[arg-type]
+            state = brisca.apply(state, brisca.legal_actions(state)[0])
+
+
 def test_swap_when_swaps_are_off() -> None:
     with pytest.raises(IllegalActionError, match="swaps are off"):
         brisca.apply(STATE, Swap(STATE.hands[0][0]))

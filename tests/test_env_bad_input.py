@@ -27,8 +27,24 @@ import brisca  # noqa: E402
 from brisca.game.errors import describe  # noqa: E402
 from brisca.game.rng import MAX_SEED  # noqa: E402
 
+
+class FailingIndex:
+    """An object whose ``__index__`` raises, as a broken integer type would."""
+
+    def __init__(self, error: type[Exception]) -> None:
+        self.error = error
+
+    def __index__(self) -> int:
+        raise self.error("no index")
+
+    def __repr__(self) -> str:
+        return f"FailingIndex({self.error.__name__})"
+
+
 JUNK: tuple[object, ...] = (
     *COMMON_JUNK,
+    FailingIndex(ValueError),
+    FailingIndex(OverflowError),
     10**400,
     float("nan"),
     float("inf"),
@@ -55,6 +71,7 @@ BAD_SEEDS: tuple[object, ...] = (
     np.array([1, 2]),
     np.int64(-3),
     np.float64(3.0),
+    FailingIndex(ValueError),
     MAX_SEED + 1,
     10**400,
     float("nan"),
@@ -377,6 +394,9 @@ def test_bad_vector_actions_are_a_state_error_and_left_unchanged() -> None:
         [[0], [1]],
         np.zeros((1, 2), dtype=np.int64),
         np.zeros((2, 1, 1), dtype=np.int64),
+        # A bool among ints, which numpy reads as 1.
+        [True, 13],
+        (0, np.bool_(False)),
     )
     for actions in junk_actions:
         before = frozen(actions)

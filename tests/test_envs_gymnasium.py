@@ -214,6 +214,28 @@ def test_a_closed_or_unreset_environment_is_refused() -> None:
         env.reset()
 
 
+class _EqualToAll:
+    def __eq__(self, other: object) -> bool:
+        return True
+
+    __hash__ = object.__hash__
+
+
+def _fake_card_play(view: brisca.Observation, legal: object) -> brisca.Action:
+    """A Play set past its constructor to hold a 'card' that equals every card."""
+    play = object.__new__(brisca.Play)
+    object.__setattr__(play, "card", _EqualToAll())
+    return play
+
+
+class _UnhashableType(type):
+    __hash__ = None  # type: ignore[assignment]
+
+
+class _Unhashable(metaclass=_UnhashableType):
+    """An object whose type cannot be hashed."""
+
+
 def _not_in_hand(view: brisca.Observation, legal: object) -> brisca.Action:
     return brisca.Play(next(c for c in view.rules.cards if c not in view.hand))
 
@@ -227,6 +249,9 @@ def _not_in_hand(view: brisca.Observation, legal: object) -> brisca.Action:
         lambda view, legal: None,
         lambda view, legal: brisca.Signal("wink"),  # an action these rules never offer
         _not_in_hand,
+        lambda view, legal: object.__new__(brisca.Play),  # no card at all
+        _fake_card_play,
+        lambda view, legal: _Unhashable(),
     ],
 )
 def test_a_bot_that_breaks_the_rules_is_named(bot: Any) -> None:

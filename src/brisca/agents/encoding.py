@@ -74,6 +74,7 @@ from brisca.game.actions import (
     BidRank,
     Pass,
     Play,
+    well_formed,
 )
 from brisca.game.cards import RANKS, Card, DeckKind, Suit, deck_cards
 from brisca.game.engine import legal_actions, observe
@@ -372,10 +373,9 @@ def action_index(action: Action, rules: Rules) -> int:
     """
     if not isinstance(rules, Rules):
         raise RulesError(f"expected a brisca.Rules, got {describe(rules)}")
-    try:
-        index = _space(rules)[1].get(action)
-    except TypeError:  # unhashable: certainly no action
-        index = None
+    if not well_formed(action):  # not an action, or one built past its constructor
+        raise NotationError(f"not a brisca action: {describe(action)}")
+    index = _space(rules)[1].get(action)
     if index is not None:
         return index
     if action in ACTION_SPACE:

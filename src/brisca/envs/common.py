@@ -38,7 +38,14 @@ from brisca.agents.encoding import (
 from brisca.formats.text import describe_deal, describe_result
 from brisca.game.actions import Action
 from brisca.game.engine import new_game, observe
-from brisca.game.errors import BriscaError, NotationError, StateError, describe, int_range
+from brisca.game.errors import (
+    BARE_ERRORS,
+    BriscaError,
+    NotationError,
+    StateError,
+    describe,
+    int_range,
+)
 from brisca.game.rng import MAX_SEED, Generator
 from brisca.game.rules import Rules
 from brisca.game.state import HandResult, State
@@ -243,14 +250,9 @@ def decoded_action(action: object, rules: Rules) -> Action:
     Raises:
         NotationError: `action` is not an integer, or not an index of that space.
     """
-    if isinstance(action, (bool, np.bool_)):
-        index: object = action
-    else:
-        try:
-            index = operator.index(action)  # type: ignore[arg-type]
-        except TypeError:
-            index = action
-    return action_from_index(index, rules)  # type: ignore[arg-type]
+    index = integer(action)
+    # Not an integer: the value itself, which action_from_index refuses, saying why.
+    return action_from_index(action if index is None else index, rules)  # type: ignore[arg-type]
 
 
 def integer(value: object) -> int | None:
@@ -260,7 +262,7 @@ def integer(value: object) -> int | None:
         return None
     try:
         return operator.index(value)  # type: ignore[arg-type]
-    except TypeError:
+    except BARE_ERRORS:  # no __index__, or one that fails: not an integer
         return None
 
 

@@ -271,7 +271,7 @@ class BriscaEnv(gymnasium.Env[_Obs, Any]):
                 if type(action) not in _ACTIONS:  # no notation text: a bot returns an action
                     raise IllegalActionError
                 state = apply(state, action)
-            except IllegalActionError:
+            except (IllegalActionError, TypeError):  # TypeError: a type that cannot hash
                 raise BotError(
                     f"the bot at seat {seat} chose {describe(action)}, not a legal action"
                 ) from None

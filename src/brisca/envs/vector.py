@@ -144,11 +144,23 @@ class BriscaVectorEnv(gymnasium.vector.VectorEnv[_Obs, Any, Any]):
             given = None
         # A float, bool or text action would be cast silently, and an array of another
         # shape reshaped as if it were one action a hand: refuse both.
-        if given is None or given.dtype.kind not in "iu" or given.shape != (self.num_envs,):
-            shape = "" if given is None else f" of shape {given.shape}"
+        n = self.num_envs
+        if given is None:
+            problem = "which numpy cannot read as one array"
+        elif given.dtype.kind not in "iu":
+            problem = f"of dtype {given.dtype}"
+        elif given.shape != (n,):
+            problem = f"of shape {given.shape}"
+        elif isinstance(actions, (list, tuple)) and any(
+            isinstance(a, (bool, np.bool_)) for a in actions
+        ):
+            problem = "holding a bool"  # numpy reads True among ints as 1
+        else:
+            problem = None
+        if problem is not None or given is None:
             raise StateError(
-                f"actions must be {self.num_envs} action indices, one a hand (shape "
-                f"({self.num_envs},)), got {describe(actions)}{shape}"
+                f"actions must be {n} action {'index' if n == 1 else 'indices'}, integers "
+                f"of shape ({n},), one a hand; got {describe(actions)} {problem}"
             )
         chosen = given.astype(np.int64, copy=False)
         resetting = self._resetting.copy()

@@ -17,12 +17,12 @@ from __future__ import annotations
 import operator
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
-from typing import ClassVar, TypeAlias, Union
+from typing import Any, ClassVar, TypeAlias, Union
 
 import attrs
 
 from brisca.game.cards import RANKS, Card, DeckKind, Suit, deck_cards
-from brisca.game.errors import NotationError, checked_int, describe
+from brisca.game.errors import BARE_ERRORS, BriscaError, NotationError, checked_int, describe
 
 __all__ = [
     "ACTION_TYPES",
@@ -42,6 +42,7 @@ __all__ = [
     "Swap",
     "parse_action",
     "parse_actions",
+    "well_formed",
 ]
 
 
@@ -334,6 +335,30 @@ def _number(digits: str, text: str) -> int:
 # bounded by the finite vocabulary (cards, bids up to MAX_BID, signals, suits), whatever
 # the input; actions are frozen, so one may be shared.
 _READ: dict[str, Action] = {}
+
+
+def well_formed(action: object) -> bool:
+    """Whether `action` is an action its constructor makes: of an action type, every
+    field set, each of the type the constructor keeps and equal to it. One built past
+    the constructor (``object.__new__``, ``object.__setattr__``) may lack a field, or
+    hold a value that claims to equal anything; the engine refuses it as malformed.
+
+    >>> well_formed(Play("1O")), well_formed(object.__new__(Play)), well_formed("1O")
+    (True, False, False)
+    """
+    kind: Any = type(action)
+    if kind not in ACTION_TYPES:
+        return False
+    try:
+        given = {f.name: getattr(action, f.name) for f in attrs.fields(kind)}
+        made = kind(**given)
+        # Compared only once the types match: then both are the library's own values.
+        return all(
+            type(value) is type(kept) and value == kept
+            for value, kept in zip(given.values(), attrs.astuple(made, recurse=False), strict=True)
+        )
+    except (BriscaError, *BARE_ERRORS):  # what its constructor refuses: no action
+        return False
 
 
 def parse_action(text: str) -> Action:

@@ -18,7 +18,7 @@ from typing import Any, Generic, TypeVar, cast, overload
 
 import attrs
 
-from brisca.game.actions import PLAYS, Action, Play, parse_action
+from brisca.game.actions import PLAYS, Action, Play, parse_action, well_formed
 from brisca.game.cards import Card, Suit
 from brisca.game.errors import (
     BARE_ERRORS,
@@ -398,6 +398,8 @@ def _refusal(state: State, action: object, plan: _Plan) -> str | None:
             card = action.card  # type: ignore[attr-defined]
         except AttributeError:
             return _MALFORMED
+        if type(card) is not Card:  # set past the converter: it may compare as anything
+            return _MALFORMED
         if card not in state.hands[seat]:
             return f"{card} is not in the hand of seat {seat}, the seat to act"
         if state.trump is None:
@@ -412,7 +414,7 @@ def _refusal(state: State, action: object, plan: _Plan) -> str | None:
     variant = owner(kind)
     if variant is None:
         return f"not a brisca action: a {type(action).__name__}"
-    if not _complete(action):
+    if not well_formed(action):
         return _MALFORMED
     if seat is None:
         return "the hand is over"
@@ -428,11 +430,6 @@ def _before_trump(state: State, seat: int, action: object, plan: _Plan) -> str:
         if why is not None:
             return why
     return "nothing is played before the trump is chosen"
-
-
-def _complete(action: object) -> bool:
-    """Whether every field of an action is set (one made without its constructor is not)."""
-    return all(hasattr(action, f.name) for f in attrs.fields(cast(Any, type(action))))
 
 
 _MALFORMED = "a malformed action: build actions with their constructors or parse_action"

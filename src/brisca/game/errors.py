@@ -83,9 +83,15 @@ def describe(value: object, limit: int = QUOTE_LIMIT, *, typed: bool = True) -> 
     ("'1Z' (str)", 'None (NoneType)', '[0, 1, 2, 3, 4, 5... (list)')
     >>> describe(object())
     'an object'
+
+    It never raises: a value whose repr fails, a hand-built action without its
+    fields say, is named by its type alone.
     """
     name = type(value).__name__
-    shown = _short(value, max(limit, 8))
+    try:
+        shown = _short(value, max(limit, 8))
+    except BARE_ERRORS:  # a hand-built value whose repr breaks: named by its type alone
+        shown = None
     if shown is None:
         return f"{'an' if name[:1].lower() in 'aeiou' else 'a'} {name}"
     return f"{shown} ({name})" if typed else shown
