@@ -635,3 +635,20 @@ def test_a_game_refused_at_construction_prints_without_crashing() -> None:
     """
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stderr[-500:]
+
+
+def test_every_environment_refuses_a_bad_action_index_in_the_same_words() -> None:
+    """Gymnasium and PettingZoo, raw or wrapped, read an action index through one guard
+    (only the wrapped PettingZoo env reads None, as the step of a done agent)."""
+    tables = [gym_env(), *pz_tables().values()]
+    for table in tables:
+        table.reset(seed=3)
+    for action in (a for a in bad_actions() if a is not None):
+        words = set()
+        for table in tables:
+            with pytest.raises(brisca.NotationError) as refused:
+                table.step(action)
+            words.add(str(refused.value))
+        assert len(words) == 1, (action, words)
+        (said,) = words
+        assert said.startswith("an action index for these rules must be an int from 0 to 39")

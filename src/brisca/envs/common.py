@@ -29,7 +29,6 @@ except ImportError as missing:
 
 from brisca.agents.encoding import (
     StateEncoder,
-    action_from_index,
     action_space,
     encode_observation,
     encoding_size,
@@ -250,9 +249,8 @@ def decoded_action(action: object, rules: Rules) -> Action:
     Raises:
         NotationError: `action` is not an integer, or not an index of that space.
     """
-    index = integer(action)
-    # Not an integer: the value itself, which action_from_index refuses, saying why.
-    return action_from_index(action if index is None else index, rules)  # type: ignore[arg-type]
+    actions = action_space(rules)
+    return actions[checked_action_index(action, len(actions))]
 
 
 def integer(value: object) -> int | None:
