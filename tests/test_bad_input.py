@@ -468,11 +468,14 @@ def test_encoding_and_bots_refuse_wrong_arguments() -> None:
         encoding.encoding_size({})  # type: ignore[arg-type]
     with pytest.raises(StateError, match="inconsistent"):
         brisca.observation_to_dict(attrs.evolve(view, hand=[[[]]], tricks=5))  # type: ignore[arg-type]
-    for bot in (bots.HeuristicBot(), bots.RandomBot(1)):
-        with pytest.raises(StateError, match="at least one legal action"):
-            bot(view, [])
-        with pytest.raises(StateError, match="sequence of actions"):
-            bot(view, None)  # type: ignore[arg-type]
+    chooser = bots.RandomBot(1).choose
+    for ask in (bots.HeuristicBot(), bots.RandomBot(1), lambda _, legal: chooser(legal)):
+        for empty in ([], ()):
+            with pytest.raises(StateError, match="at least one legal action"):
+                ask(view, empty)
+        for junk in (None, "ab", b"ab", {brisca.Pass()}):
+            with pytest.raises(StateError, match="sequence of actions"):
+                ask(view, junk)  # type: ignore[arg-type]
     with pytest.raises(StateError, match="Observation"):
         bots.HeuristicBot()(None, brisca.legal_actions(STATE))  # type: ignore[arg-type]
     with pytest.raises(StateError, match="observe"):

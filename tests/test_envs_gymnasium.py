@@ -95,6 +95,27 @@ def test_named_bots_are_seeded_from_the_hand() -> None:
     assert histories[0] == histories[1]
 
 
+@pytest.mark.parametrize("name", ["spanish-2p", "spanish-4p", "arrastre-2p"])
+def test_a_random_opponent_plays_as_the_seeded_random_bot_it_names(name: str) -> None:
+    """The environment asks its random bots for ``choose(legal)``, making no observation:
+    the hands are those of ``play_game`` with the same seeded RandomBots, observed."""
+    from brisca.agents.bots import RandomBot, play_game
+    from brisca.game.rng import MAX_SEED
+
+    n = brisca.preset(name).num_players
+
+    def learner(view: brisca.Observation, legal: Sequence[brisca.Action]) -> brisca.Action:
+        return min(legal, key=lambda a: action_index(a, view.rules))  # as first_legal
+
+    for seed in range(6):
+        env = BriscaEnv(name, seat=1, opponents="random")
+        play_out(env, env.reset(seed=seed)[0])
+        bots = [RandomBot(seed=(seed * n + s) & MAX_SEED) for s in range(n)]
+        bots[1] = learner  # type: ignore[call-overload]
+        final, _ = play_game(name, bots, seed=seed)
+        assert env.game_state.history == final.history
+
+
 def test_bot_callables_get_the_seats_observation_only() -> None:
     """A bot callable is called with observe(state, seat) and the legal actions."""
     seen: list[tuple[int, bool]] = []

@@ -157,7 +157,17 @@ class RandomBot:
     def __call__(
         self, observation: Observation | MatchObservation, legal: Sequence[Action], /
     ) -> Action:
-        """One of `legal`, chosen at random.
+        """One of `legal`, chosen at random: ``choose(legal)``, since the observation
+        does not matter.
+
+        Raises:
+            StateError: `legal` is not a non-empty sequence.
+        """
+        return self.choose(legal)
+
+    def choose(self, legal: Sequence[Action], /) -> Action:
+        """One of `legal`, chosen at random: the bot's move, for a caller that would
+        make an observation only to hand it over (an environment's opponent).
 
         Raises:
             StateError: `legal` is not a non-empty sequence.
@@ -170,7 +180,10 @@ class RandomBot:
 
 def _checked_legal(legal: object) -> int:
     """The number of legal actions; a bot is only asked when there is at least one."""
-    if isinstance(legal, (str, bytes)) or not isinstance(legal, Sequence):
+    # legal_actions gives a tuple: that case asks no abstract class (a costly isinstance).
+    if type(legal) is not tuple and (
+        isinstance(legal, (str, bytes)) or not isinstance(legal, Sequence)
+    ):
         raise StateError(f"legal must be a sequence of actions, got {describe(legal)}")
     if not legal:
         raise StateError("a bot needs at least one legal action; the hand is over")

@@ -36,7 +36,7 @@ except ImportError as missing:
         f"brisca.envs.gymnasium needs Gymnasium and numpy: pip install 'brisca[gym]' ({missing})"
     ) from missing
 
-from brisca.agents.bots import Bot, make_bot
+from brisca.agents.bots import Bot, RandomBot, make_bot
 from brisca.agents.encoding import action_space
 from brisca.envs.common import (
     RENDER_MODES,
@@ -266,7 +266,12 @@ class BriscaEnv(gymnasium.Env[_Obs, Any]):
         while not state.is_over and state.to_act != self.seat:
             seat: int = state.to_act  # type: ignore[assignment]
             legal = legal_actions(state)
-            action = bots[seat](observe(state, seat), legal)
+            bot = bots[seat]
+            # A random bot reads no observation: do not make one (a fifth of a hand's cost).
+            if type(bot) is RandomBot:
+                action = bot.choose(legal)
+            else:
+                action = bot(observe(state, seat), legal)
             try:  # apply's own rule check, rather than a search of `legal` comparing plays
                 if type(action) not in _ACTIONS:  # no notation text: a bot returns an action
                     raise IllegalActionError
