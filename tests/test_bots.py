@@ -79,6 +79,44 @@ def test_random_bot_repeats_its_seed() -> None:
     assert game(5) != game(6)
 
 
+@pytest.mark.parametrize("name", sorted(brisca.PRESETS))
+def test_a_random_bot_asked_without_a_view_plays_as_one_handed_the_view(name: str) -> None:
+    """``ask`` gives a RandomBot no observation (it reads none): the games are those of
+    the same seeded bots each called with ``observe``, hand and match alike."""
+    from brisca.agents.bots import play_match
+
+    n = brisca.preset(name).num_players
+
+    def viewed(seed: int) -> brisca.agents.bots.Bot:
+        bot = RandomBot(seed)
+        return lambda observation, legal: bot(observation, legal)  # not a RandomBot
+
+    for seed in range(3):
+        fast, _ = play_game(name, [RandomBot(seed + s) for s in range(n)], seed=seed)
+        slow, _ = play_game(name, [viewed(seed + s) for s in range(n)], seed=seed)
+        assert fast.history == slow.history
+    fast_match, _ = play_match(name, [RandomBot(s) for s in range(n)], seed=1)
+    slow_match, _ = play_match(name, [viewed(s) for s in range(n)], seed=1)
+    assert fast_match == slow_match
+
+
+def test_ask_refuses_what_is_not_a_game_in_play() -> None:
+    from brisca.agents.bots import ask
+
+    state = brisca.new_game(brisca.preset("spanish-2p"), seed=1)
+    legal = brisca.legal_actions(state)
+    final, _ = play_game("spanish-2p", [RandomBot(1), RandomBot(2)], seed=1)
+    for bot in (RandomBot(1), HeuristicBot()):
+        assert ask(bot, state, legal) in legal
+        for junk in (None, "spanish-2p", brisca.observe(state, 0), 3):
+            with pytest.raises(brisca.StateError, match="State or Match"):
+                ask(bot, junk, legal)  # type: ignore[arg-type]
+        with pytest.raises(brisca.StateError, match="over"):
+            ask(bot, final, legal)
+        with pytest.raises(brisca.StateError, match="legal"):
+            ask(bot, state, ())
+
+
 def test_heuristic_ducks_with_a_blank_card() -> None:
     """A blank lead is not worth a trump or a point card: throw the cheapest blank."""
     assert follow("4C", ["2O", "5E", "1O"]) == brisca.Play("5E")

@@ -99,6 +99,7 @@ __all__ = [
     "MatchBot",
     "RandomBot",
     "SearchBot",
+    "ask",
     "bot_seed",
     "make_bot",
     "play_game",
@@ -634,7 +635,8 @@ def play_game(
         on_action: called as ``on_action(state, action)`` before each action is
             applied, to record or show the game.
 
-    Each bot is called with ``observe(state, seat)`` and ``legal_actions(state)``.
+    Each bot is called with ``observe(state, seat)`` and ``legal_actions(state)``
+    (through :func:`ask`, which asks a `RandomBot` for the same choice without the view).
 
     Raises:
         BriscaError: not one bot per seat, or bad rules, seed, deck or dealer.
@@ -670,7 +672,7 @@ def _play_out(
     The engine's functions take a hand and a match alike, so one loop serves both.
     """
     while (seat := game.to_act) is not None:
-        action = bots[seat](observe(game, seat), legal_actions(game))
+        action = ask(bots[seat], game, legal_actions(game))
         if on_action is not None:
             on_action(game, action)
         try:
@@ -680,6 +682,25 @@ def _play_out(
                 f"the bot of seat {seat} chose {describe(action, typed=False)}: {error}"
             ) from None
     return game, result(game)
+
+
+def ask(bot: Bot | MatchBot, game: State | Match, legal: Sequence[Action]) -> Action:
+    """The action `bot` chooses for the seat to act in `game`, a hand or a match, among
+    its `legal` actions: ``bot(observe(game, seat), legal)``. A :class:`RandomBot` reads
+    no observation, so it is asked ``choose(legal)`` instead: the same choice, without
+    the cost of an observation (about half that of a random playout).
+
+    Raises:
+        StateError: `game` is neither a State nor a Match, or it is over.
+    """
+    if type(game) is not State and not isinstance(game, Match):
+        raise StateError(f"expected a brisca.State or Match, got {describe(game)}")
+    seat = game.to_act
+    if seat is None:
+        raise StateError("the game is over: no seat is to act")
+    if type(bot) is RandomBot:
+        return bot.choose(legal)
+    return bot(observe(game, seat), legal)  # type: ignore[arg-type]
 
 
 def play_match(

@@ -36,7 +36,7 @@ except ImportError as missing:
         f"brisca.envs.gymnasium needs Gymnasium and numpy: pip install 'brisca[gym]' ({missing})"
     ) from missing
 
-from brisca.agents.bots import Bot, RandomBot, make_bot
+from brisca.agents.bots import Bot, ask, make_bot
 from brisca.agents.encoding import action_space
 from brisca.envs.common import (
     RENDER_MODES,
@@ -56,7 +56,7 @@ from brisca.envs.common import (
     seat_rewards,
 )
 from brisca.game.actions import ACTION_TYPES, Action
-from brisca.game.engine import apply, checked_rules, legal_actions, observe, refusal, result
+from brisca.game.engine import apply, checked_rules, legal_actions, refusal, result
 from brisca.game.errors import BotError, IllegalActionError, StateError, checked_int, describe
 from brisca.game.rng import MAX_SEED
 from brisca.game.rules import Rules
@@ -266,12 +266,7 @@ class BriscaEnv(gymnasium.Env[_Obs, Any]):
         while not state.is_over and state.to_act != self.seat:
             seat: int = state.to_act  # type: ignore[assignment]
             legal = legal_actions(state)
-            bot = bots[seat]
-            # A random bot reads no observation: do not make one (a fifth of a hand's cost).
-            if type(bot) is RandomBot:
-                action = bot.choose(legal)
-            else:
-                action = bot(observe(state, seat), legal)
+            action = ask(bots[seat], state, legal)
             try:  # apply's own rule check, rather than a search of `legal` comparing plays
                 if type(action) not in _ACTIONS:  # no notation text: a bot returns an action
                     raise IllegalActionError
