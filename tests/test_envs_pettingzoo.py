@@ -364,3 +364,59 @@ def test_each_agent_has_its_own_space_objects() -> None:
     assert raw.action_space("seat_0") is raw.action_space("seat_0")
     assert raw.action_space("seat_0") is not raw.action_space("seat_1")
     assert raw.observation_space("seat_0") is not raw.observation_space("seat_1")
+
+
+def pettingzoos_own_wrapping(name: str, illegal_reward: float) -> Any:
+    """The raw environment in PettingZoo's own wrappers, which `env` mirrors."""
+    from pettingzoo.utils import wrappers
+
+    wrapped = wrappers.TerminateIllegalWrapper(BriscaAEC(name), illegal_reward=illegal_reward)
+    return wrappers.OrderEnforcingWrapper(wrapped)
+
+
+def loop_attributes(table: Any) -> tuple[Any, ...]:
+    names = ("agent_selection", "agents", "num_agents", "terminations", "truncations")
+    return (
+        *(repr(getattr(table, a)) for a in names),
+        table.rewards,
+        table.infos,
+        table._cumulative_rewards,
+    )
+
+
+@pytest.mark.parametrize("name", ["spanish-2p", "spanish-4p", "spanish-5p", "subastada-4p"])
+def test_the_wrappers_read_the_raw_loop_as_pettingzoos_own_do(name: str) -> None:
+    """`env`'s wrappers read the loop's attributes from the raw environment directly:
+    every attribute, the loop's `last()` and an illegal move's end are those of the same
+    raw environment in PettingZoo's own wrappers, hand after hand; and before reset the
+    attributes are refused alike."""
+    illegal = 0
+    for seed in range(4):
+        ours, theirs = env(name), pettingzoos_own_wrapping(name, -120.0)
+        for table in (ours, theirs):
+            with pytest.raises(AttributeError, match="cannot be accessed before reset"):
+                table.agent_selection  # noqa: B018
+            table.reset(seed=seed)
+        rng = np.random.default_rng(seed)
+        illegal_at = 5 + seed if seed % 2 else None  # mid-hand, on some seat's turn
+        for step, agent in enumerate(ours.agent_iter()):
+            assert loop_attributes(ours) == loop_attributes(theirs)
+            mine, their = ours.last(), theirs.last()
+            assert repr(mine) == repr(their)
+            observation, _, termination, truncation, _ = mine
+            if termination or truncation:
+                action = None
+            else:
+                mask = observation["action_mask"]
+                pick = np.flatnonzero(mask if step != illegal_at else 1 - mask)
+                action = int(pick[rng.integers(len(pick))]) if len(pick) else 0
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # the illegal move's warning
+                ours.step(action)
+                theirs.step(action)
+            if step == illegal_at and action is not None and not mask[action]:
+                illegal += 1
+                assert ours.rewards[agent] == -120.0 and all(ours.terminations.values())
+        assert loop_attributes(ours) == loop_attributes(theirs)
+        assert ours.agents == [] and theirs.agents == []
+    assert illegal == 2  # the odd seeds' hands each ended on an illegal move

@@ -64,7 +64,7 @@ from brisca.game.errors import IllegalActionError, NotationError, StateError, de
 from brisca.game.rules import Rules
 from brisca.game.state import HandResult, State
 
-__all__ = ["BriscaAEC", "OrderEnforcing", "env", "raw_env"]
+__all__ = ["BriscaAEC", "OrderEnforcing", "TerminateIllegal", "env", "raw_env"]
 
 _Obs = dict[str, Any]
 
@@ -272,8 +272,9 @@ def env(
 ) -> AECEnv[str, _Obs, int]:
     """A PettingZoo AEC environment for `rules`, wrapped as the classic games are.
 
-    Wrappers, innermost first: ``TerminateIllegalWrapper`` (unless ``illegal="raise"``)
-    and :class:`OrderEnforcing`, PettingZoo's ``OrderEnforcingWrapper`` that also checks
+    Wrappers, innermost first: :class:`TerminateIllegal`, PettingZoo's
+    ``TerminateIllegalWrapper`` (unless ``illegal="raise"``), and :class:`OrderEnforcing`,
+    PettingZoo's ``OrderEnforcingWrapper`` that also checks
     that an action is an index of the action space, as ``AssertOutOfBoundsWrapper`` would,
     but with a :class:`brisca.NotationError`.
 
@@ -297,8 +298,50 @@ def env(
     cost = checked_illegal_reward(illegal_reward, raw.reward_mode)
     wrapped: AECEnv[str, _Obs, int] = raw
     if checked_illegal(illegal) == "terminate":
-        wrapped = wrappers.TerminateIllegalWrapper(wrapped, illegal_reward=cost)
+        wrapped = TerminateIllegal(wrapped, illegal_reward=cost)
     return OrderEnforcing(wrapped)
+
+
+class _FromRaw:
+    """An attribute of the AEC loop (``agent_selection``, ``terminations``...) that a
+    wrapper reads straight from the raw environment. PettingZoo's wrappers forward it
+    through ``__getattr__``, which Python calls only after a failed lookup, at every
+    layer: a hand's loop reads a dozen such a step, most of what the wrappers cost.
+
+    Only read: as with ``__getattr__``, a value set on the wrapper itself hides it.
+    """
+
+    def __init__(self, *, guarded: bool = False) -> None:
+        self._guarded = guarded  # refused before reset, as OrderEnforcingWrapper does
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self._name = name
+
+    def __get__(self, wrapper: Any, owner: type | None = None) -> Any:
+        if wrapper is None:
+            return self
+        if self._guarded and not wrapper._has_reset:
+            # An AttributeError here goes on to __getattr__, which refuses it in PettingZoo's
+            # words.
+            raise AttributeError(f"{self._name} cannot be accessed before reset")
+        return getattr(wrapper._raw, self._name)
+
+
+class TerminateIllegal(wrappers.TerminateIllegalWrapper):  # type: ignore[misc]
+    """PettingZoo's ``TerminateIllegalWrapper``, reading the loop's attributes from the
+    raw environment directly (see :class:`_FromRaw`); it behaves the same."""
+
+    agent_selection = _FromRaw()
+    agents = _FromRaw()
+    terminations = _FromRaw()
+    truncations = _FromRaw()
+    rewards = _FromRaw()
+    infos = _FromRaw()
+    _cumulative_rewards = _FromRaw()
+
+    def __init__(self, env: AECEnv[str, _Obs, int], illegal_reward: float) -> None:
+        self._raw = env.unwrapped
+        super().__init__(env, illegal_reward=illegal_reward)
 
 
 class OrderEnforcing(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
@@ -308,11 +351,22 @@ class OrderEnforcing(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
     action space (where ``AssertOutOfBoundsWrapper`` asserts, and which
     ``TerminateIllegalWrapper`` would read from the mask, ``-1`` as the last action). An
     index reaches the wrapped environment as a Python int.
+
+    It reads the loop's attributes from the raw environment directly (see
+    :class:`_FromRaw`), refusing them before ``reset`` as PettingZoo's does.
     """
 
+    agent_selection = _FromRaw(guarded=True)
+    agents = _FromRaw(guarded=True)
+    terminations = _FromRaw(guarded=True)
+    truncations = _FromRaw(guarded=True)
+    rewards = _FromRaw(guarded=True)
+    infos = _FromRaw(guarded=True)
+    _cumulative_rewards = _FromRaw()
+
     def __init__(self, env: AECEnv[str, _Obs, int]) -> None:
-        super().__init__(env)
         self._raw: BriscaAEC = env.unwrapped
+        super().__init__(env)
         self._size = len(action_space(self._raw.rules))
 
     def step(self, action: Any) -> None:
