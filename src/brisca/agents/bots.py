@@ -688,7 +688,7 @@ def ask(bot: Bot | MatchBot, game: State | Match, legal: Sequence[Action]) -> Ac
     """The action `bot` chooses for the seat to act in `game`, a hand or a match, among
     its `legal` actions: ``bot(observe(game, seat), legal)``. A :class:`RandomBot` reads
     no observation, so it is asked ``choose(legal)`` instead: the same choice, without
-    the cost of an observation (about half that of a random playout).
+    the cost of an observation (a quarter of a random playout's).
 
     Raises:
         StateError: `game` is neither a State nor a Match, or it is over.
