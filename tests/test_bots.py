@@ -115,6 +115,9 @@ def test_ask_refuses_what_is_not_a_game_in_play() -> None:
             ask(bot, final, legal)
         with pytest.raises(brisca.StateError, match="legal"):
             ask(bot, state, ())
+    for junk in (None, "random", 3):
+        with pytest.raises(brisca.StateError, match="a bot is a callable"):
+            ask(junk, state, legal)  # type: ignore[arg-type]
 
 
 def test_heuristic_ducks_with_a_blank_card() -> None:

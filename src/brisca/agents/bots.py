@@ -691,8 +691,11 @@ def ask(bot: Bot | MatchBot, game: State | Match, legal: Sequence[Action]) -> Ac
     the cost of an observation (a quarter of a random playout's).
 
     Raises:
-        StateError: `game` is neither a State nor a Match, or it is over.
+        StateError: `bot` is not callable, `game` is neither a State nor a Match, or
+            it is over.
     """
+    if not callable(bot):
+        raise StateError(f"a bot is a callable, got {describe(bot)}")
     if type(game) is not State and not isinstance(game, Match):
         raise StateError(f"expected a brisca.State or Match, got {describe(game)}")
     seat = game.to_act
