@@ -341,6 +341,8 @@ def test_acting_after_the_end_is_refused() -> None:
     assert raw.agents == []
     with pytest.raises(brisca.StateError, match="call reset"):
         raw.step(0)
+    with pytest.raises(brisca.StateError, match="every agent is done: call reset"):
+        raw.last()  # AECEnv's own would look the gone agent up: a bare KeyError
     raw.reset(seed=1)
     while not raw.game_state.is_over:
         raw.step(_first_legal(raw))
@@ -349,10 +351,16 @@ def test_acting_after_the_end_is_refused() -> None:
 
 
 def test_unknown_agents_and_steps_before_reset_are_refused() -> None:
-    """observe("seat_9") and stepping an env never reset raise a StateError."""
+    """observe("seat_9"), and stepping or asking last() of an env never reset, raise a
+    StateError, wrapped or not."""
     raw = BriscaAEC("spanish-2p")
     with pytest.raises(brisca.StateError, match="reset"):
         raw.step(0)
+    for table in (raw, env("spanish-2p"), env("spanish-2p", illegal="raise")):
+        with pytest.raises(brisca.StateError, match="reset"):
+            table.last()
+        with pytest.raises(brisca.StateError, match="reset"):
+            table.last(observe=False)
     raw.reset(seed=1)
     with pytest.raises(brisca.StateError, match="unknown agent"):
         raw.observe("seat_9")
@@ -366,11 +374,14 @@ def test_each_agent_has_its_own_space_objects() -> None:
     assert raw.observation_space("seat_0") is not raw.observation_space("seat_1")
 
 
-def pettingzoos_own_wrapping(name: str, illegal_reward: float) -> Any:
-    """The raw environment in PettingZoo's own wrappers, which `env` mirrors."""
+def pettingzoos_own_wrapping(name: str, illegal_reward: float | None) -> Any:
+    """The raw environment in PettingZoo's own wrappers, which `env` mirrors: no
+    TerminateIllegalWrapper when `illegal_reward` is None (``illegal="raise"``)."""
     from pettingzoo.utils import wrappers
 
-    wrapped = wrappers.TerminateIllegalWrapper(BriscaAEC(name), illegal_reward=illegal_reward)
+    wrapped: Any = BriscaAEC(name)
+    if illegal_reward is not None:
+        wrapped = wrappers.TerminateIllegalWrapper(wrapped, illegal_reward=illegal_reward)
     return wrappers.OrderEnforcingWrapper(wrapped)
 
 
@@ -384,23 +395,39 @@ def loop_attributes(table: Any) -> tuple[Any, ...]:
     )
 
 
+def pettingzoo_warnings(table: Any, action: int | None) -> list[str]:
+    """What PettingZoo's logger warned of while `table` took `action`."""
+    from pettingzoo.utils.env_logger import EnvLogger
+
+    EnvLogger.mqueue.clear()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        table.step(action)
+    return list(EnvLogger.mqueue)
+
+
+@pytest.mark.parametrize("illegal", ["terminate", "raise"])
 @pytest.mark.parametrize("name", ["spanish-2p", "spanish-4p", "spanish-5p", "subastada-4p"])
-def test_the_wrappers_read_the_raw_loop_as_pettingzoos_own_do(name: str) -> None:
-    """`env`'s wrappers read the loop's attributes from the raw environment directly:
-    every attribute, the loop's `last()` and an illegal move's end are those of the same
-    raw environment in PettingZoo's own wrappers, hand after hand; and before reset the
-    attributes are refused alike."""
-    illegal = 0
+def test_the_wrappers_read_the_raw_loop_as_pettingzoos_own_do(name: str, illegal: str) -> None:
+    """`env`'s wrappers read the loop's attributes from the raw environment directly and
+    step a legal action straight through: every attribute, the loop's `last()` (with and
+    without the observation), an illegal move's end and a step after the hand, with
+    PettingZoo's warnings, are those of the same raw environment in PettingZoo's own
+    wrappers, hand after hand; and before reset the attributes are refused alike."""
+    illegal_ends = 0
     for seed in range(4):
-        ours, theirs = env(name), pettingzoos_own_wrapping(name, -120.0)
+        ours = env(name, illegal=illegal)
+        theirs = pettingzoos_own_wrapping(name, -120.0 if illegal == "terminate" else None)
         for table in (ours, theirs):
             with pytest.raises(AttributeError, match="cannot be accessed before reset"):
                 table.agent_selection  # noqa: B018
             table.reset(seed=seed)
         rng = np.random.default_rng(seed)
-        illegal_at = 5 + seed if seed % 2 else None  # mid-hand, on some seat's turn
+        # Mid-hand, on some seat's turn, in the hands that end on an illegal move.
+        illegal_at = 5 + seed if seed % 2 and illegal == "terminate" else None
         for step, agent in enumerate(ours.agent_iter()):
             assert loop_attributes(ours) == loop_attributes(theirs)
+            assert repr(ours.last(observe=False)) == repr(theirs.last(observe=False))
             mine, their = ours.last(), theirs.last()
             assert repr(mine) == repr(their)
             observation, _, termination, truncation, _ = mine
@@ -410,13 +437,43 @@ def test_the_wrappers_read_the_raw_loop_as_pettingzoos_own_do(name: str) -> None
                 mask = observation["action_mask"]
                 pick = np.flatnonzero(mask if step != illegal_at else 1 - mask)
                 action = int(pick[rng.integers(len(pick))]) if len(pick) else 0
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")  # the illegal move's warning
-                ours.step(action)
-                theirs.step(action)
+            said = pettingzoo_warnings(ours, action)
+            assert said == pettingzoo_warnings(theirs, action)
             if step == illegal_at and action is not None and not mask[action]:
-                illegal += 1
+                illegal_ends += 1
+                assert said and "Illegal move" in said[0]
                 assert ours.rewards[agent] == -120.0 and all(ours.terminations.values())
         assert loop_attributes(ours) == loop_attributes(theirs)
         assert ours.agents == [] and theirs.agents == []
-    assert illegal == 2  # the odd seeds' hands each ended on an illegal move
+        with pytest.raises(brisca.StateError, match="every agent is done: call reset"):
+            ours.last()  # where PettingZoo's own raise a bare KeyError
+        said = pettingzoo_warnings(ours, None)
+        assert said == pettingzoo_warnings(theirs, None)
+        assert said and "called after all agents are terminated" in said[0]
+    assert illegal_ends == (2 if illegal == "terminate" else 0)
+
+
+def test_terminate_illegal_alone_refuses_what_pettingzoos_would_misread() -> None:
+    """TerminateIllegal, used on its own, checks what OrderEnforcing would have: an action
+    index (PettingZoo's reads -1 from the mask as the last action, and a numpy integer
+    past the end as an IndexError), the environment it wraps and the illegal reward."""
+    from brisca.envs.pettingzoo import TerminateIllegal
+
+    table = TerminateIllegal(BriscaAEC("spanish-2p"), illegal_reward=-5)
+    table.reset(seed=1)
+    table.last()
+    before = loop_attributes(table)
+    for junk in (-1, np.int64(len(action_space(table.unwrapped.rules))), 1.0, "0", True):
+        with pytest.raises(brisca.NotationError, match="an action index"):
+            table.step(junk)
+        assert loop_attributes(table) == before
+    observation, dealt = table.observe(table.agent_selection), table.unwrapped.game_state
+    assert observation is not None
+    table.step(np.int64(np.flatnonzero(observation["action_mask"])[0]))  # a numpy index will do
+    assert len(table.unwrapped.game_state.history) == len(dealt.history) + 1
+    for wrapped in (object(), None, AECEnv(), BriscaAEC):
+        with pytest.raises(brisca.StateError, match="expected a BriscaAEC"):
+            TerminateIllegal(wrapped, illegal_reward=-5)
+    for cost in (float("nan"), "x", None.__class__):
+        with pytest.raises(brisca.StateError, match="illegal_reward must be a number"):
+            TerminateIllegal(BriscaAEC(), illegal_reward=cost)  # type: ignore[arg-type]

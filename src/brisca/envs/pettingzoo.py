@@ -175,6 +175,29 @@ class BriscaAEC(AECEnv[str, _Obs, int]):  # type: ignore[misc]
         acting = agent in self.terminations and not self.terminations[agent]
         return self._observer(state, seat, acting=acting)
 
+    def last(self, observe: bool = True) -> tuple[_Obs | None, float, bool, bool, dict[str, Any]]:
+        """The selected agent's observation (``None`` unless `observe`), cumulative reward,
+        termination, truncation and info: what it acts on.
+
+        Raises:
+            StateError: the environment is closed, not reset, or every agent is done.
+        """
+        self._live()
+        agent = self.agent_selection
+        return (self.observe(agent) if observe else None, *self._standing(agent))
+
+    def _standing(self, agent: str) -> tuple[float, bool, bool, dict[str, Any]]:
+        # What `last` gives besides the observation. The selected agent is gone from the
+        # loop only once every agent has taken its dead step.
+        if agent not in self._cumulative_rewards:
+            raise StateError("the hand is over and every agent is done: call reset()")
+        return (
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
+
     def step(self, action: int | None) -> None:
         """The selected agent takes `action`, an index of ``action_space(rules)``.
 
@@ -306,7 +329,9 @@ class _FromRaw:
     """An attribute of the AEC loop (``agent_selection``, ``terminations``...) that a
     wrapper reads straight from the raw environment. PettingZoo's wrappers forward it
     through ``__getattr__``, which Python calls only after a failed lookup, at every
-    layer: a hand's loop reads a dozen such a step, most of what the wrappers cost.
+    layer: a hand's loop read a dozen such a step, most of what the wrappers cost. The
+    loop's own calls (``last``, ``observe``, ``step``) now read the raw environment
+    themselves; these serve everything else that reads the wrapper.
 
     Only read: as with ``__getattr__``, a value set on the wrapper itself hides it.
     """
@@ -327,9 +352,29 @@ class _FromRaw:
         return getattr(wrapper._raw, self._name)
 
 
+def _brisca_env(env: object) -> BriscaAEC:
+    """The :class:`BriscaAEC` that `env` is or wraps.
+
+    Raises:
+        StateError: `env` is no PettingZoo environment over a BriscaAEC.
+    """
+    raw = env.unwrapped if isinstance(env, AECEnv) else None
+    if not isinstance(raw, BriscaAEC):
+        raise StateError(f"expected a BriscaAEC, or a wrapper of one, got {describe(env)}")
+    return raw
+
+
 class TerminateIllegal(wrappers.TerminateIllegalWrapper):  # type: ignore[misc]
-    """PettingZoo's ``TerminateIllegalWrapper``, reading the loop's attributes from the
-    raw environment directly (see :class:`_FromRaw`); it behaves the same."""
+    """PettingZoo's ``TerminateIllegalWrapper`` around a :class:`BriscaAEC`, reading the
+    loop's attributes from the raw environment directly (see :class:`_FromRaw`) and
+    stepping a legal action straight through; it ends the hand on an illegal action as
+    PettingZoo's does. An action must be an index of the action space, where PettingZoo's
+    would read ``-1`` from the mask as the last action.
+
+    Raises:
+        StateError: `env` does not wrap a BriscaAEC, or `illegal_reward` is no number.
+        NotationError: on ``step``, an action that is neither ``None`` nor an index.
+    """
 
     agent_selection = _FromRaw()
     agents = _FromRaw()
@@ -338,10 +383,41 @@ class TerminateIllegal(wrappers.TerminateIllegalWrapper):  # type: ignore[misc]
     rewards = _FromRaw()
     infos = _FromRaw()
     _cumulative_rewards = _FromRaw()
+    _prev_obs: Any  # PettingZoo's: what the agent to act saw, and its info
+    _prev_info: Any
 
     def __init__(self, env: AECEnv[str, _Obs, int], illegal_reward: float) -> None:
-        self._raw = env.unwrapped
-        super().__init__(env, illegal_reward=illegal_reward)
+        self._raw = _brisca_env(env)
+        self._size = len(action_space(self._raw.rules))
+        cost = checked_illegal_reward(illegal_reward, self._raw.reward_mode)
+        super().__init__(env, illegal_reward=cost)
+
+    def observe(self, agent: str) -> _Obs | None:
+        # PettingZoo's, reading the raw loop: the observation of the agent to act is kept
+        # for step to check the action against its mask.
+        obs = self.env.observe(agent)
+        raw = self._raw
+        if agent == raw.agent_selection:
+            self._prev_obs, self._prev_info = obs, raw.infos.get(agent, {})
+        return obs  # type: ignore[no-any-return]
+
+    def step(self, action: Any) -> None:
+        # The common case, a legal action after `last()`, goes straight to the wrapped
+        # environment; an illegal action, a dead agent's step and anything unusual take
+        # PettingZoo's own path, which decides them exactly as before.
+        if action is not None:  # PettingZoo's would read -1 or a numpy int from the mask
+            action = checked_action_index(action, self._size)
+        seen = self._prev_obs
+        if action is not None and type(seen) is dict and not self._terminated:
+            mask = seen.get("action_mask")
+            if mask is not None and mask[action]:
+                raw = self._raw
+                agent = raw.agent_selection
+                if not (raw.terminations[agent] or raw.truncations[agent]):
+                    self._prev_obs = self._prev_info = None
+                    self.env.step(action)
+                    return
+        super().step(action)
 
 
 class OrderEnforcing(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
@@ -353,7 +429,12 @@ class OrderEnforcing(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
     index reaches the wrapped environment as a Python int.
 
     It reads the loop's attributes from the raw environment directly (see
-    :class:`_FromRaw`), refusing them before ``reset`` as PettingZoo's does.
+    :class:`_FromRaw`), refusing them before ``reset`` as PettingZoo's does, and its
+    ``last``, ``observe`` and ``step`` call the wrapped environment without going
+    through PettingZoo's layers, checking what they check.
+
+    Raises:
+        StateError: `env` does not wrap a BriscaAEC.
     """
 
     agent_selection = _FromRaw(guarded=True)
@@ -365,25 +446,35 @@ class OrderEnforcing(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
     _cumulative_rewards = _FromRaw()
 
     def __init__(self, env: AECEnv[str, _Obs, int]) -> None:
-        self._raw: BriscaAEC = env.unwrapped
+        self._raw = _brisca_env(env)
         super().__init__(env)
         self._size = len(action_space(self._raw.rules))
 
     def step(self, action: Any) -> None:
         if not self._has_reset:
             raise StateError("call reset() first: no hand has been dealt")
+        raw = self._raw
         if action is not None:
             action = checked_action_index(action, self._size)
         else:
-            raw = self._raw
             agent = raw.agent_selection
             if raw.agents and not (raw.terminations[agent] or raw.truncations[agent]):
                 raise NotationError(f"{agent} must act: None is only for an agent that is done")
-        super().step(action)
+        if not raw.agents:
+            super().step(action)  # PettingZoo's warning that the hand is over
+            return
+        self._has_updated = True
+        self.env.step(action)
 
     def observe(self, agent: str) -> _Obs | None:
         self._check_reset("observe")
-        return super().observe(agent)  # type: ignore[no-any-return]
+        return self.env.observe(agent)  # type: ignore[no-any-return]
+
+    def last(self, observe: bool = True) -> tuple[_Obs | None, float, bool, bool, dict[str, Any]]:
+        """See :meth:`BriscaAEC.last`; the observation comes through the wrappers."""
+        self._check_reset("last")
+        agent = self._raw.agent_selection
+        return (self.observe(agent) if observe else None, *self._raw._standing(agent))
 
     def render(self) -> str | None:
         self._check_reset("render")
