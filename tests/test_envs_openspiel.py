@@ -457,3 +457,34 @@ def test_deal_outcomes_refuses_a_deck_that_is_not_the_pack() -> None:
     """A short deck is a StateError from new_game."""
     with pytest.raises(brisca.StateError):
         load().deal_outcomes(["1O", "2O"])
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["spanish-2p", "spanish-4p", "arrastre-2p", "subastada-4p", "chiamata-5p", "spanish-6p"],
+)
+def test_the_python_fast_paths_give_what_openspiels_own_methods_give(name: str) -> None:
+    """observation_tensor, information_state_tensor and legal_actions, called from Python,
+    skip OpenSpiel's C++ round trip (which builds a new state each call to size the
+    tensor): at every node of random hands, shuffle included, for every player and the
+    default, they give exactly what pyspiel.State's own methods give."""
+    game = load(name)
+    n = game.rules.num_players
+    rng = np.random.default_rng(7)
+    for _ in range(3):
+        state = game.new_initial_state()
+        while True:
+            for player in (None, *range(n)):
+                args = () if player is None else (player,)
+                assert state.legal_actions(*args) == pyspiel.State.legal_actions(state, *args)
+                if player is None and state.current_player() < 0:
+                    continue  # no seat's view at a chance or terminal node by default
+                assert state.observation_tensor(*args) == pyspiel.State.observation_tensor(
+                    state, *args
+                )
+                assert state.information_state_tensor(
+                    *args
+                ) == pyspiel.State.information_state_tensor(state, *args)
+            if state.is_terminal():
+                break
+            state.apply_action(int(rng.choice(state.legal_actions())))

@@ -115,8 +115,6 @@ _INT64 = 1 << 63
 # OpenSpiel's own methods, called as functions: cheaper than super() on a hot path.
 _apply_action = pyspiel.State.apply_action
 _legal_actions = pyspiel.State.legal_actions
-_observation_tensor = pyspiel.State.observation_tensor
-_information_state_tensor = pyspiel.State.information_state_tensor
 _observation_string = pyspiel.State.observation_string
 _information_state_string = pyspiel.State.information_state_string
 
@@ -264,6 +262,10 @@ class BriscaGame(pyspiel.Game):  # type: ignore[misc]
         # Shared by the game's states (a state's clone is a deep copy, so it keeps none).
         self.encoder = StateEncoder(rules)
         self._cards = tuple(range(len(rules.cards)))
+        # The observers behind the states' tensors, by perfect recall, made when first
+        # asked for. OpenSpiel's own way there sizes the tensor each call by building a
+        # new state and writing a view of it.
+        self._tensors: dict[bool, BriscaObserver] = {}
 
     # A game whose __init__ raised before OpenSpiel's has no C++ half: OpenSpiel's repr
     # of it crashes the process, and a traceback printer that shows `self` would call it.
@@ -302,6 +304,18 @@ class BriscaGame(pyspiel.Game):  # type: ignore[misc]
                 "information, with or without perfect recall"
             )
         return BriscaObserver(self.rules, perfect_recall=iig_obs_type.perfect_recall)
+
+    def _tensor(self, state: BriscaState, player: int, perfect_recall: bool) -> list[float]:
+        """`player`'s view (or information state) of `state`, as the list OpenSpiel's
+        ``observation_tensor`` (``information_state_tensor``) gives: the same numbers,
+        without its round trip through C++."""
+        observer = self._tensors.get(perfect_recall)
+        if observer is None:
+            observer = self._tensors[perfect_recall] = BriscaObserver(
+                self.rules, perfect_recall=perfect_recall
+            )
+        observer.set_from(state, player)
+        return observer.tensor.tolist()
 
     def deserialize_state(self, text: str) -> BriscaState:
         """The state that ``state.serialize()`` wrote as `text`.
@@ -471,6 +485,12 @@ class BriscaState(pyspiel.State):  # type: ignore[misc]
         Raises:
             StateError: `player` is neither a seat nor the player to act.
         """
+        hand = self._hand
+        if hand is not None:  # a seat's decision: the encoder's, as OpenSpiel would ask it
+            seat = hand.state.to_act
+            if seat is not None and (player is None or (type(player) is int and player == seat)):
+                game: BriscaGame = self.get_game()
+                return game.encoder.legal(hand.state)
         if player is None:
             return _legal_actions(self)  # type: ignore[no-any-return]
         return _legal_actions(self, self._player(player))  # type: ignore[no-any-return]
@@ -535,7 +555,8 @@ class BriscaState(pyspiel.State):  # type: ignore[misc]
         """
         if not (type(player) is int and 0 <= player < self._n):
             player = self._seat(player)
-        return _information_state_tensor(self, player)  # type: ignore[no-any-return]
+        game: BriscaGame = self.get_game()
+        return game._tensor(self, player, True)
 
     def observation_string(self, player: int | None = None) -> str:
         """`player`'s view as JSON (see :class:`BriscaObserver`).
@@ -555,7 +576,8 @@ class BriscaState(pyspiel.State):  # type: ignore[misc]
         """
         if not (type(player) is int and 0 <= player < self._n):
             player = self._seat(player)
-        return _observation_tensor(self, player)  # type: ignore[no-any-return]
+        game: BriscaGame = self.get_game()
+        return game._tensor(self, player, False)
 
     def player_return(self, player: int) -> float:
         """`player`'s return: see :meth:`returns`.
