@@ -12,12 +12,14 @@ import pytest
 
 import brisca
 from brisca.agents.encoding import (
+    action_from_index,
     action_index,
     encode_observation,
     encoding_size,
 )
 from brisca.envs.openspiel import GAME_NAME, BriscaGame, BriscaState
 from brisca.formats.views import observation_to_dict
+from brisca.game.events import CardsDrawn
 
 CHANCE = pyspiel.PlayerId.CHANCE
 
@@ -464,16 +466,17 @@ def test_deal_outcomes_refuses_a_deck_that_is_not_the_pack() -> None:
     ["spanish-2p", "spanish-4p", "arrastre-2p", "subastada-4p", "chiamata-5p", "spanish-6p"],
 )
 def test_the_python_fast_paths_give_what_openspiels_own_methods_give(name: str) -> None:
-    """observation_tensor, information_state_tensor and legal_actions, called from Python,
-    skip OpenSpiel's C++ round trip (which builds a new state each call to size the
-    tensor): at every node of random hands, shuffle included, for every player and the
-    default, they give exactly what pyspiel.State's own methods give."""
+    """observation_tensor, information_state_tensor, legal_actions and is_chance_node,
+    called from Python, skip OpenSpiel's C++ round trip (which builds a new state each
+    call to size the tensor): at every node of random hands, shuffle included, for every
+    player and the default, they give exactly what pyspiel.State's own methods give."""
     game = load(name)
     n = game.rules.num_players
     rng = np.random.default_rng(7)
     for _ in range(3):
         state = game.new_initial_state()
         while True:
+            assert state.is_chance_node() is pyspiel.State.is_chance_node(state)
             for player in (None, *range(n)):
                 args = () if player is None else (player,)
                 assert state.legal_actions(*args) == pyspiel.State.legal_actions(state, *args)
@@ -488,3 +491,32 @@ def test_the_python_fast_paths_give_what_openspiels_own_methods_give(name: str) 
             if state.is_terminal():
                 break
             state.apply_action(int(rng.choice(state.legal_actions())))
+
+
+@pytest.mark.parametrize("name", ["spanish-2p", "spanish-4p", "arrastre-2p", "spanish-3p"])
+def test_the_deck_places_kept_for_resampling_hold_each_seats_own_cards(name: str) -> None:
+    """What resample_from_infostate puts back: at every decision of random hands, the deck
+    places kept for a seat hold, in order, the hand it was dealt and then each card it
+    drew; each draw is kept with the number of tricks complete then."""
+    game = load(name)
+    n = game.rules.num_players
+    rng = np.random.default_rng(3)
+    for _ in range(3):
+        state = seeded(game, int(rng.integers(1 << 30)))
+        drawn: list[list[tuple[int, brisca.Card]]] = [[] for _ in range(n)]
+        while True:
+            real, hand = state.game_state, state._hand
+            assert real is not None and hand is not None
+            for seat in range(n):
+                places = hand.positions(seat)
+                own = [card for _, card in drawn[seat]]
+                assert [real.deal.deck[p] for p in places] == [*real.deal.hands[seat], *own]
+                assert [(t, card) for t, card, _ in hand.draws[seat]] == drawn[seat]
+            if state.is_terminal():
+                break
+            action = int(rng.choice(state.legal_actions()))
+            after, events = brisca.step(real, action_from_index(action, game.rules))
+            for event in events:
+                if isinstance(event, CardsDrawn) and event.card is not None:
+                    drawn[event.seat].append((len(after.tricks), event.card))
+            state.apply_action(action)

@@ -391,13 +391,16 @@ class _Hand:
         except IllegalActionError:
             why = refusal(self.state, action)
             raise IllegalActionError(f"action {index} ({action}) is not legal: {why}") from None
-        draws = list(self.draws)
-        count = sum(len(seat) for seat in draws)
+        seats: list[tuple[_Draw, ...]] = []  # filled at the first draw: most steps have none
+        count = 0
         for event in events:
             if isinstance(event, CardsDrawn) and event.card is not None:
-                draws[event.seat] += ((len(state.tricks), event.card, count),)
+                if not seats:
+                    seats = list(self.draws)
+                    count = sum(len(seat) for seat in seats)
+                seats[event.seat] += ((len(state.tricks), event.card, count),)
                 count += 1
-        return _Hand(state, tuple(draws))
+        return _Hand(state, tuple(seats) if seats else self.draws)
 
     def positions(self, seat: int) -> list[int]:
         """The places in the deck order of the cards `seat` was dealt and drew."""
@@ -624,6 +627,10 @@ class BriscaState(pyspiel.State):  # type: ignore[misc]
             return _CHANCE
         seat = hand.state.to_act
         return _TERMINAL if seat is None else seat
+
+    def is_chance_node(self) -> bool:
+        # OpenSpiel's asks C++, which asks `current_player` back in Python.
+        return self._hand is None
 
     def is_terminal(self) -> bool:
         return self._hand is not None and self._hand.state.is_over
