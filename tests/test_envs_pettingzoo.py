@@ -477,3 +477,49 @@ def test_terminate_illegal_alone_refuses_what_pettingzoos_would_misread() -> Non
     for cost in (float("nan"), "x", None.__class__):
         with pytest.raises(brisca.StateError, match="illegal_reward must be a number"):
             TerminateIllegal(BriscaAEC(), illegal_reward=cost)  # type: ignore[arg-type]
+
+
+def test_the_wrappers_refuse_the_loop_until_a_reset_has_dealt_and_after_close() -> None:
+    """PettingZoo's OrderEnforcingWrapper counts a reset as done before it runs: after a
+    refused first reset (a bad seed), last, step and agent_iter still refuse with a
+    StateError, wrapped either way or by TerminateIllegal alone, where they read a hand
+    never dealt (a bare AttributeError); so do they after close(). TerminateIllegal
+    alone refuses None from an agent that must act, where PettingZoo's indexes the mask
+    with it (a bare ValueError)."""
+    from brisca.envs.pettingzoo import TerminateIllegal
+
+    def tables() -> list[Any]:
+        return [
+            env("spanish-2p"),
+            env("spanish-2p", illegal="raise"),
+            TerminateIllegal(BriscaAEC("spanish-2p"), illegal_reward=-5),
+        ]
+
+    calls = (
+        lambda t: t.last(),
+        lambda t: t.last(observe=False),
+        lambda t: t.step(0),
+        lambda t: t.step(None),
+    )
+    for table in tables():
+        with pytest.raises(brisca.StateError, match="seed"):
+            table.reset(seed="s")
+        for call in calls:
+            with pytest.raises(brisca.StateError, match="reset"):
+                call(table)
+        if not isinstance(table, TerminateIllegal):
+            with pytest.raises(brisca.StateError, match="reset"):
+                next(iter(table.agent_iter()))
+        table.reset(seed=1)  # and a good reset makes it playable
+        assert table.last(observe=False)[1:3] == (0.0, False)
+        table.close()
+        for call in calls:
+            with pytest.raises(brisca.StateError, match="closed"):
+                call(table)
+    table = tables()[2]
+    table.reset(seed=1)
+    table.last()
+    before = loop_attributes(table)
+    with pytest.raises(brisca.NotationError, match="must act"):
+        table.step(None)
+    assert loop_attributes(table) == before

@@ -364,6 +364,32 @@ def _brisca_env(env: object) -> BriscaAEC:
     return raw
 
 
+def _checked_step(raw: BriscaAEC, action: object, size: int) -> int | None:
+    """`action` as a wrapper's step passes it on: an index of the action space as a
+    Python int, or ``None`` for an agent that is done.
+
+    Raises:
+        StateError: the environment is closed or not reset.
+        NotationError: `action` is no index, or ``None`` from an agent that must act.
+    """
+    raw._live()
+    if action is not None:
+        return checked_action_index(action, size)
+    agent = raw.agent_selection
+    if raw.agents and not (raw.terminations[agent] or raw.truncations[agent]):
+        raise NotationError(f"{agent} must act: None is only for an agent that is done")
+    return None
+
+
+def _last(
+    wrapper: AECEnv[str, _Obs, int], raw: BriscaAEC, observe: bool
+) -> tuple[_Obs | None, float, bool, bool, dict[str, Any]]:
+    """:meth:`BriscaAEC.last`, the observation through `wrapper`."""
+    raw._live()
+    agent = raw.agent_selection
+    return (wrapper.observe(agent) if observe else None, *raw._standing(agent))
+
+
 class TerminateIllegal(wrappers.TerminateIllegalWrapper):  # type: ignore[misc]
     """PettingZoo's ``TerminateIllegalWrapper`` around a :class:`BriscaAEC`, reading the
     loop's attributes from the raw environment directly (see :class:`_FromRaw`) and
@@ -372,8 +398,10 @@ class TerminateIllegal(wrappers.TerminateIllegalWrapper):  # type: ignore[misc]
     would read ``-1`` from the mask as the last action.
 
     Raises:
-        StateError: `env` does not wrap a BriscaAEC, or `illegal_reward` is no number.
-        NotationError: on ``step``, an action that is neither ``None`` nor an index.
+        StateError: `env` does not wrap a BriscaAEC, or `illegal_reward` is no number;
+            on ``last`` and ``step``, the environment is closed or not reset.
+        NotationError: on ``step``, an action that is neither ``None`` nor an index, or
+            ``None`` from an agent that must act.
     """
 
     agent_selection = _FromRaw()
@@ -405,8 +433,9 @@ class TerminateIllegal(wrappers.TerminateIllegalWrapper):  # type: ignore[misc]
         # The common case, a legal action after `last()`, goes straight to the wrapped
         # environment; an illegal action, a dead agent's step and anything unusual take
         # PettingZoo's own path, which decides them exactly as before.
-        if action is not None:  # PettingZoo's would read -1 or a numpy int from the mask
-            action = checked_action_index(action, self._size)
+        # PettingZoo's would read -1 or a numpy int from the mask, and None from it as
+        # an array.
+        action = _checked_step(self._raw, action, self._size)
         seen = self._prev_obs
         if action is not None and type(seen) is dict and not self._terminated:
             mask = seen.get("action_mask")
@@ -418,6 +447,10 @@ class TerminateIllegal(wrappers.TerminateIllegalWrapper):  # type: ignore[misc]
                     self.env.step(action)
                     return
         super().step(action)
+
+    def last(self, observe: bool = True) -> tuple[_Obs | None, float, bool, bool, dict[str, Any]]:
+        """See :meth:`BriscaAEC.last`; the observation comes through this wrapper."""
+        return _last(self, self._raw, observe)
 
 
 class OrderEnforcing(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
@@ -444,6 +477,7 @@ class OrderEnforcing(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
     rewards = _FromRaw(guarded=True)
     infos = _FromRaw(guarded=True)
     _cumulative_rewards = _FromRaw()
+    _has_reset: bool  # PettingZoo's: whether reset() has run
 
     def __init__(self, env: AECEnv[str, _Obs, int]) -> None:
         self._raw = _brisca_env(env)
@@ -454,12 +488,7 @@ class OrderEnforcing(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
         if not self._has_reset:
             raise StateError("call reset() first: no hand has been dealt")
         raw = self._raw
-        if action is not None:
-            action = checked_action_index(action, self._size)
-        else:
-            agent = raw.agent_selection
-            if raw.agents and not (raw.terminations[agent] or raw.truncations[agent]):
-                raise NotationError(f"{agent} must act: None is only for an agent that is done")
+        action = _checked_step(raw, action, self._size)
         if not raw.agents:
             super().step(action)  # PettingZoo's warning that the hand is over
             return
@@ -473,8 +502,17 @@ class OrderEnforcing(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
     def last(self, observe: bool = True) -> tuple[_Obs | None, float, bool, bool, dict[str, Any]]:
         """See :meth:`BriscaAEC.last`; the observation comes through the wrappers."""
         self._check_reset("last")
-        agent = self._raw.agent_selection
-        return (self.observe(agent) if observe else None, *self._raw._standing(agent))
+        return _last(self, self._raw, observe)
+
+    def reset(self, seed: int | None = None, options: Mapping[str, Any] | None = None) -> None:
+        # PettingZoo's counts a reset as done before it runs: one refused (a bad seed)
+        # would let the loop's calls read a hand that was never dealt.
+        had_reset = self._has_reset
+        try:
+            super().reset(seed=seed, options=options)
+        except BaseException:
+            self._has_reset = had_reset
+            raise
 
     def render(self) -> str | None:
         self._check_reset("render")
