@@ -259,6 +259,7 @@ class BriscaGame(pyspiel.Game):  # type: ignore[misc]
         self.rules = rules
         self.reward = reward
         self.dealer: int | None = None if dealer < 0 else dealer
+        self._params = kept
         # Shared by the game's states (a state's clone is a deep copy, so it keeps none).
         self.encoder = StateEncoder(rules)
         self._cards = tuple(range(len(rules.cards)))
@@ -274,6 +275,11 @@ class BriscaGame(pyspiel.Game):  # type: ignore[misc]
 
     def __str__(self) -> str:
         return super().__str__() if "rules" in self.__dict__ else "<BriscaGame, not built>"
+
+    def __reduce__(self) -> tuple[type[BriscaGame], tuple[dict[str, Any]]]:
+        # pybind11's own pickle keeps the C++ half and drops the Python one: rebuild the
+        # game from its parameters instead.
+        return BriscaGame, (self._params,)
 
     def new_initial_state(self) -> BriscaState:
         """The hand before the shuffle: a chance node."""
