@@ -369,12 +369,12 @@ def _checked_step(raw: BriscaAEC, action: object, size: int) -> int | None:
     Python int, or ``None`` for an agent that is done.
 
     Raises:
-        StateError: the environment is closed or not reset.
+        StateError: ``None``, and the environment is closed or not reset.
         NotationError: `action` is no index, or ``None`` from an agent that must act.
     """
-    raw._live()
-    if action is not None:
+    if action is not None:  # the wrapped environment's step checks that it is live
         return checked_action_index(action, size)
+    raw._live()
     agent = raw.agent_selection
     if raw.agents and not (raw.terminations[agent] or raw.truncations[agent]):
         raise NotationError(f"{agent} must act: None is only for an agent that is done")
@@ -446,6 +446,7 @@ class TerminateIllegal(wrappers.TerminateIllegalWrapper):  # type: ignore[misc]
                     self._prev_obs = self._prev_info = None
                     self.env.step(action)
                     return
+        self._raw._live()  # PettingZoo's reads the loop first
         super().step(action)
 
     def last(self, observe: bool = True) -> tuple[_Obs | None, float, bool, bool, dict[str, Any]]:
@@ -490,6 +491,7 @@ class OrderEnforcing(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
         raw = self._raw
         action = _checked_step(raw, action, self._size)
         if not raw.agents:
+            raw._live()
             super().step(action)  # PettingZoo's warning that the hand is over
             return
         self._has_updated = True
