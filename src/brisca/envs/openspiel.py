@@ -498,8 +498,7 @@ class BriscaState(pyspiel.State):  # type: ignore[misc]
         if hand is not None:  # a seat's decision: the encoder's, as OpenSpiel would ask it
             seat = hand.state.to_act
             if seat is not None and (player is None or (type(player) is int and player == seat)):
-                game: BriscaGame = self.get_game()
-                return game.encoder.legal(hand.state)
+                return self._legal_actions(seat)
         if player is None:
             return _legal_actions(self)  # type: ignore[no-any-return]
         return _legal_actions(self, self._player(player))  # type: ignore[no-any-return]

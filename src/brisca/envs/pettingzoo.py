@@ -182,9 +182,7 @@ class BriscaAEC(AECEnv[str, _Obs, int]):  # type: ignore[misc]
         Raises:
             StateError: the environment is closed, not reset, or every agent is done.
         """
-        self._live()
-        agent = self.agent_selection
-        return (self.observe(agent) if observe else None, *self._standing(agent))
+        return _last(self, self, observe)
 
     def _standing(self, agent: str) -> tuple[float, bool, bool, dict[str, Any]]:
         # What `last` gives besides the observation. The selected agent is gone from the
@@ -384,7 +382,8 @@ def _checked_step(raw: BriscaAEC, action: object, size: int) -> int | None:
 def _last(
     wrapper: AECEnv[str, _Obs, int], raw: BriscaAEC, observe: bool
 ) -> tuple[_Obs | None, float, bool, bool, dict[str, Any]]:
-    """:meth:`BriscaAEC.last`, the observation through `wrapper`."""
+    """:meth:`BriscaAEC.last` of `raw`, the observation through `wrapper` (`raw` itself,
+    or a wrapper of it)."""
     raw._live()
     agent = raw.agent_selection
     return (wrapper.observe(agent) if observe else None, *raw._standing(agent))
