@@ -1,6 +1,6 @@
 """What the learning environments cost per hand, against the engine alone.
 
-Run: ``python benchmarks/envs.py [-n HANDS] [--presets spanish-2p,...] [--count]``
+Run: ``python benchmarks/envs.py [-n HANDS] [--presets spanish-2p,...] [--lines L,...] [--count]``
 (needs ``pip install '.[pettingzoo,openspiel]'``).
 
 For each preset, random hands (each seat picks uniformly among its legal actions)
@@ -231,7 +231,7 @@ def _child(name: str, line: str, hands: int, played: int) -> None:
         play(seed)
 
 
-def count(names: list[str], hands: int) -> None:
+def count(names: list[str], hands: int, chosen: list[str]) -> None:
     """``--count``: instructions per hand of each line, and the ratio to the engine's."""
     script = str(Path(__file__).resolve())
     print(f"{'preset':<14} {'line':<16} {'instr/hand':>12} {'x engine':>9}")
@@ -243,6 +243,7 @@ def count(names: list[str], hands: int) -> None:
             )
             / hands
             for line in lines(name, 0)
+            if line in chosen
         }
         for line, each in per.items():
             print(f"{name:<14} {line:<16} {each:>12,.0f} {each / per['engine']:>9.2f}")
@@ -260,14 +261,22 @@ def main() -> None:
     parser.add_argument("--presets", default=PRESETS)
     parser.add_argument("--batch", type=int, default=20, help="hands per line per turn")
     parser.add_argument("--count", action="store_true", help="valgrind instructions")
+    parser.add_argument(
+        "--lines", default=None, help="the lines to run, comma-separated (engine always): all"
+    )
     args = parser.parse_args()
+    every = list(lines(PRESETS.split(",")[0], 0))
+    chosen = every if args.lines is None else ["engine", *args.lines.split(",")]
+    unknown = sorted(set(chosen) - set(every))
+    if unknown:
+        parser.error(f"unknown lines {', '.join(unknown)}; the lines are {', '.join(every)}")
     if args.count:
-        count(args.presets.split(","), args.n or 20)
+        count(args.presets.split(","), args.n or 20, chosen)
         return
     args.n = args.n or 200
     print(f"{'preset':<14} {'line':<16} {'µs/hand':>10} {'x engine':>9}")
     for name in args.presets.split(","):
-        played = {line: make() for line, make in lines(name, args.n).items()}
+        played = {line: make() for line, make in lines(name, args.n).items() if line in chosen}
         times: dict[str, list[float]] = {line: [] for line in played}
         for start in range(0, args.n, args.batch):
             seeds = range(start, min(start + args.batch, args.n))

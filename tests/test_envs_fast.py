@@ -5,8 +5,11 @@ and each adapter gives, step for step, what it gave when it encoded every view a
 from __future__ import annotations
 
 import random
+import sys
+import threading
 from typing import Any
 
+import attrs
 import numpy as np
 import pyspiel
 import pytest
@@ -251,3 +254,54 @@ def test_the_openspiel_game_gives_what_it_gave_before(name: str) -> None:
             if rng.random() < 0.1:
                 state = state.clone()
             state.apply_action(want["legal"][rng.randrange(len(want["legal"]))])
+
+
+def test_a_trick_that_fails_half_way_leaves_nothing_in_the_encoders_history() -> None:
+    """A forged trick that raises after its first card is written: the encoder refuses
+    it, and the next state of the real hand, whose trick holds other cards, is encoded
+    as if the forged one had never been seen."""
+    rules = brisca.preset("spanish-2p")
+    states = random_hand(rules, 3)
+    k = next(k for k, s in enumerate(states) if len(s.tricks) == 2)
+    before, after = states[k - 1], states[k]  # the second trick completes between them
+    real = after.tricks[-1]
+    stranger = next(c for c in rules.cards if all(c != card for _, card in real.cards))
+    forged_trick = attrs.evolve(real, cards=((real.leader, stranger), "not a card played"))
+    forged = attrs.evolve(after, tricks=(*before.tricks, forged_trick))
+    encoder = StateEncoder(rules)
+    for seat in range(2):
+        same(encoder.observation(before, seat), reference(before, seat))
+        with pytest.raises(brisca.StateError):
+            encoder.observation(forged, seat)
+        same(encoder.observation(after, seat), reference(after, seat))
+
+
+def test_threads_sharing_an_encoder_each_get_their_own_hands_vectors() -> None:
+    """Threads walking hands through one encoder, two of them the same hand in step, the
+    interpreter told to switch between them as often as it can: every vector is still
+    its state's."""
+    rules = brisca.preset("spanish-4p")
+    encoder = StateEncoder(rules)
+    walks = [
+        [(s, seat, reference(s, seat)) for s in random_hand(rules, seed) for seat in range(4)]
+        for seed in (11, 11, 12)
+    ]
+    wrong: list[str] = []
+
+    def walk(steps: list[tuple[State, int, np.ndarray[Any, Any]]]) -> None:
+        for _ in range(50):  # a shared history went wrong dozens of times in this many
+            for state, seat, expected in steps:
+                if not np.array_equal(encoder.observation(state, seat), expected):
+                    wrong.append(f"seat {seat} after {len(state.tricks)} tricks")
+
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    try:
+        threads = [threading.Thread(target=walk, args=(steps,)) for steps in walks]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    finally:
+        sys.setswitchinterval(interval)
+    assert not wrong, wrong[:5]

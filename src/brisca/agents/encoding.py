@@ -449,6 +449,7 @@ class StateEncoder:
     at the steps of a hand one after another: what the completed tricks give (the
     ``played`` and ``points`` blocks, the cards no longer unseen) is kept for each seat
     and only the tricks completed since are added; any other state is encoded afresh.
+    Threads may share an encoder.
 
     >>> import brisca, numpy
     >>> rules = brisca.preset("spanish-2p")
@@ -485,10 +486,10 @@ class StateEncoder:
         self._hand, self._unseen, self._turned = o["hand"], o["unseen"], o["turned"]
         self._trump, self._stock, self._tricks_done = o["trump"], o["stock"], o["tricks_done"]
         self._rows = tuple(_Rows.of(o, d, rotation) for rotation in self._rotation)
-        base = np.zeros(b.size, np.float32)
-        base[self._unseen : self._unseen + d] = 1.0
-        self._fresh = _History((), base, 0, [0] * n)
-        self._memo: list[_History] = [self._fresh] * n
+        self._base = np.zeros(b.size, np.float32)
+        self._base[self._unseen : self._unseen + d] = 1.0
+        # Each seat's history of the tricks, in a list it is taken from while in use.
+        self._memo: list[list[_History]] = [[self._fresh()] for _ in range(n)]
 
     def observation(self, state: State, seat: int) -> npt.NDArray[np.float32]:
         """``encode_observation(observe(state, seat))`` as a new float32 array.
@@ -564,36 +565,57 @@ class StateEncoder:
         # The engine's tables may carry an equal copy of the rules: compare it once.
         self._equal = rules
 
-    def _history(self, tricks: tuple[Trick, ...], me: int) -> _History:
-        """The part of `me`'s vector that `tricks` alone gives, from the one kept if
-        `tricks` extends its tricks. A new value each time, so that a kept one never
-        changes under a reader."""
-        memo = self._memo[me]
-        if memo.tricks is tricks:
-            return memo
-        done = len(memo.tricks)
-        if not (len(tricks) >= done and tricks[:done] == memo.tricks):
-            memo, done = self._fresh, 0
+    def _history(self, tricks: tuple[Trick, ...], me: int) -> tuple[npt.NDArray[np.float32], int]:
+        """A new copy of the part of `me`'s vector that `tricks` alone gives, and the
+        cards in them (a bit per index in ``rules.cards``).
+
+        Each seat's history is brought up to date in place when `tricks` extends its
+        tricks, else made afresh: each seat acts once a trick, so nearly every call
+        meets a new trick, and a new array at each had been most of the encoder's cost.
+        A history is taken from its seat's list while in use and put back after (both
+        atomic), so a second thread at the same seat makes its own; a failure part
+        way drops it."""
+        kept = self._memo[me]
+        try:
+            memo = kept.pop()
+        except IndexError:  # another thread holds it
+            memo = self._fresh()
+        try:
+            if memo.tricks is not tricks:
+                done = len(memo.tricks)
+                if not (len(tricks) >= done and tricks[:done] == memo.tricks):
+                    memo, done = self._fresh(), 0
+                self._extend(memo, tricks, done, me)
+            vector, cards = memo.base.copy(), memo.cards
+        except BaseException:
+            kept.append(self._fresh())  # a hand-built trick may have raised half-way
+            raise
+        kept.append(memo)
+        return vector, cards
+
+    def _extend(self, memo: _History, tricks: tuple[Trick, ...], done: int, me: int) -> None:
+        """Write ``tricks[done:]`` into `memo`, which holds ``tricks[:done]``."""
         b, rows = self._b, self._rows[me]
-        at, played, unseen = b.index.get, rows.played, self._unseen
-        base = memo.base.copy()
-        v: Any = base.data  # a memoryview; typeshed knows only its int items
+        at, played, points, unseen = b.index.get, rows.played, rows.points, self._unseen
+        v: Any = memo.view
         cards = memo.cards
-        captured = list(memo.captured)
+        captured = memo.captured
         for trick in tricks[done:]:
-            captured[trick.winner] += trick.points
+            winner = trick.winner
+            captured[winner] += trick.points
+            v[points[winner]] = captured[winner] / 120
             for seat, card in trick.cards:
                 i = at(card)
                 if i is not None:
                     v[played[seat] + i] = 1.0
                     v[unseen + i] = 0.0
                     cards |= 1 << i
-        for where, value in zip(rows.points, captured, strict=True):
-            v[where] = value / 120
         v[self._tricks_done] = len(tricks) / b.tricks
-        memo = _History(tricks, base, cards, captured)
-        self._memo[me] = memo
-        return memo
+        memo.tricks, memo.cards = tricks, cards
+
+    def _fresh(self) -> _History:
+        """A history of no tricks: every card unseen."""
+        return _History((), self._base.copy(), 0, [0] * self._b.n)
 
     def _encode(self, obs: Observation) -> npt.NDArray[np.float32]:
         # `_encode`'s blocks in its order, written through a memoryview (a float32 entry
@@ -601,8 +623,7 @@ class StateEncoder:
         # completed tricks come from the kept history, so a step writes a few dozen.
         b, me = self._b, obs.seat
         at, rows = b.index.get, self._rows[me]
-        history = self._history(obs.tricks, me)
-        vector = history.base.copy()
+        vector, gone = self._history(obs.tricks, me)  # gone: the cards of those tricks
         v: Any = vector.data  # a memoryview; typeshed knows only its int items
         hand, known, unseen = self._hand, rows.known[me], self._unseen
         for card in obs.hand:  # the observer's known row is its hand
@@ -619,7 +640,7 @@ class StateEncoder:
                 v[unseen + i] = 0.0
                 in_trick.append(i)
         if obs.partner_hands or obs.swaps or obs.cantes or obs.trump_card_drawn is not None:
-            for seat, held in self._claimed(obs, history.cards, in_trick):
+            for seat, held in self._claimed(obs, gone, in_trick):
                 row = rows.known[seat]
                 for i in held:
                     v[row + i] = 1.0
@@ -630,10 +651,11 @@ class StateEncoder:
                 v[self._turned + i] = 1.0
                 v[unseen + i] = 0.0
         if obs.trump is not None:
-            v[self._trump + _SUIT_INDEX[obs.trump]] = 1.0
-        for seat, suits in enumerate(obs.voids):
-            for suit in suits:
-                v[rows.voids[seat] + _SUIT_INDEX[suit]] = 1.0
+            v[self._trump + _SUITS.index(obs.trump)] = 1.0  # by identity: no enum hash
+        if any(obs.voids):  # mostly none: all empty sets
+            for seat, suits in enumerate(obs.voids):
+                for suit in suits:
+                    v[rows.voids[seat] + _SUITS.index(suit)] = 1.0
         if obs.to_act is not None:
             v[rows.to_act[obs.to_act]] = 1.0
         v[rows.dealer[obs.dealer]] = 1.0
@@ -641,8 +663,9 @@ class StateEncoder:
             if me in side:
                 for seat in side:
                     v[rows.partners[seat]] = 1.0
-        for where, size in zip(rows.hand_sizes, obs.hand_sizes, strict=True):
-            v[where] = size / b.hand_size
+        sizes, full = rows.hand_sizes, b.hand_size
+        for seat, size in enumerate(obs.hand_sizes):
+            v[sizes[seat]] = size / full
         v[self._stock] = obs.stock_size / b.d
         for record in obs.signals:
             v[rows.signals[record.seat] + _SIGNAL_INDEX[record.signal]] = 1.0
@@ -738,10 +761,10 @@ class _Rows:
 
 
 class _History:
-    """What one seat's vector owes to the completed tricks: kept by a `StateEncoder`, and
-    never changed once made (a plain class: one is made at every trick)."""
+    """What one seat's vector owes to the completed tricks, kept by a `StateEncoder` and
+    brought up to date in place (a plain class: it changes at every trick)."""
 
-    __slots__ = ("base", "captured", "cards", "tricks")
+    __slots__ = ("base", "captured", "cards", "tricks", "view")
 
     def __init__(
         self,
@@ -753,7 +776,9 @@ class _History:
         self.tricks = tricks
         #: The vector with the tricks' blocks filled in and nothing else of the view.
         self.base = base
+        #: The same, as a memoryview, written a float32 entry at a time.
+        self.view = base.data
         #: The cards they hold, a bit per index in ``rules.cards``.
         self.cards = cards
-        #: Each seat's card points from them (read, never changed).
+        #: Each seat's card points from them.
         self.captured = captured
