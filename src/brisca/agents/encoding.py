@@ -59,9 +59,10 @@ Spanish game has 40 actions, its plays.
 
 from __future__ import annotations
 
+import array
 import functools
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal, overload
 
 import attrs
 
@@ -486,6 +487,10 @@ class StateEncoder:
         self._hand, self._unseen, self._turned = o["hand"], o["unseen"], o["turned"]
         self._trump, self._stock, self._tricks_done = o["trump"], o["stock"], o["tricks_done"]
         self._rows = tuple(_Rows.of(o, d, rotation) for rotation in self._rotation)
+        # Where the vector holds fractions other than the history's: hand sizes and the
+        # stock, and the auction's points.
+        self._fractions = (*range(o["hand_sizes"], o["hand_sizes"] + n), self._stock)
+        self._bid_fractions = (*range(o["bid_points"], o["bid_points"] + n), o["contract"])
         self._base = np.zeros(b.size, np.float32)
         self._base[self._unseen : self._unseen + d] = 1.0
         # Each seat's history of the tricks, in a list it is taken from while in use.
@@ -502,9 +507,34 @@ class StateEncoder:
         # Inline tries here and below, not `as_state_error`: these run at every step of an
         # environment, and a try costs nothing until a hand-edited value makes Python raise.
         try:
-            return self._encode(view)
+            vector, gone = self._history(view.tricks, view.seat, False)
+            self._write(view, vector.data, gone)
         except BARE_ERRORS as error:
             raise as_brisca_error("the observation", error) from None
+        return vector
+
+    def observation_list(self, state: State, seat: int) -> list[float]:
+        """``observation(state, seat).tolist()``, made without the array: a new list of
+        the same float32 values as Python floats, as OpenSpiel's tensors are. Faster
+        than the array's ``tolist``, which makes a float for every entry.
+
+        Raises:
+            StateError: `state` is not a State of these rules, or `seat` not a seat.
+        """
+        self._check(state)
+        view = observe(state, seat)
+        try:
+            items, gone = self._history(view.tricks, view.seat, True)
+            self._write(view, items, gone)
+            # The fractions as the array would round them (the history's are rounded).
+            for i in self._fractions:
+                items[i] = _float32(items[i])
+            if view.bids or view.contract is not None:
+                for i in self._bid_fractions:
+                    items[i] = _float32(items[i])
+        except BARE_ERRORS as error:
+            raise as_brisca_error("the observation", error) from None
+        return items
 
     def mask(self, state: State) -> npt.NDArray[np.int8]:
         """``legal_mask(state)`` as a new int8 array of 0 and 1.
@@ -565,9 +595,17 @@ class StateEncoder:
         # The engine's tables may carry an equal copy of the rules: compare it once.
         self._equal = rules
 
-    def _history(self, tricks: tuple[Trick, ...], me: int) -> tuple[npt.NDArray[np.float32], int]:
-        """A new copy of the part of `me`'s vector that `tricks` alone gives, and the
-        cards in them (a bit per index in ``rules.cards``).
+    @overload
+    def _history(
+        self, tricks: tuple[Trick, ...], me: int, listed: Literal[False]
+    ) -> tuple[npt.NDArray[np.float32], int]: ...
+    @overload
+    def _history(
+        self, tricks: tuple[Trick, ...], me: int, listed: Literal[True]
+    ) -> tuple[list[float], int]: ...
+    def _history(self, tricks: tuple[Trick, ...], me: int, listed: bool) -> tuple[Any, int]:
+        """A new copy of the part of `me`'s vector that `tricks` alone gives (an array,
+        or a list if `listed`), and the cards in them (a bit per index in ``rules.cards``).
 
         Each seat's history is brought up to date in place when `tricks` extends its
         tricks, else made afresh: each seat acts once a trick, so nearly every call
@@ -586,7 +624,13 @@ class StateEncoder:
                 if not (len(tricks) >= done and tricks[:done] == memo.tricks):
                     memo, done = self._fresh(), 0
                 self._extend(memo, tricks, done, me)
-            vector, cards = memo.base.copy(), memo.cards
+            if not listed:
+                vector: Any = memo.base.copy()
+            else:
+                if memo.items is None:  # kept from now on, beside the array
+                    memo.items = memo.base.tolist()
+                vector = memo.items.copy()
+            cards = memo.cards
         except BaseException:
             kept.append(self._fresh())  # a hand-built trick may have raised half-way
             raise
@@ -598,33 +642,41 @@ class StateEncoder:
         b, rows = self._b, self._rows[me]
         at, played, points, unseen = b.index.get, rows.played, rows.points, self._unseen
         v: Any = memo.view
+        items = memo.items  # the list form, once asked for: written alike
         cards = memo.cards
         captured = memo.captured
         for trick in tricks[done:]:
             winner = trick.winner
             captured[winner] += trick.points
-            v[points[winner]] = captured[winner] / 120
+            share = captured[winner] / 120
+            v[points[winner]] = share
+            if items is not None:
+                items[points[winner]] = _float32(share)
             for seat, card in trick.cards:
                 i = at(card)
                 if i is not None:
                     v[played[seat] + i] = 1.0
                     v[unseen + i] = 0.0
+                    if items is not None:
+                        items[played[seat] + i] = 1.0
+                        items[unseen + i] = 0.0
                     cards |= 1 << i
-        v[self._tricks_done] = len(tricks) / b.tricks
+        share = len(tricks) / b.tricks
+        v[self._tricks_done] = share
+        if items is not None:
+            items[self._tricks_done] = _float32(share)
         memo.tricks, memo.cards = tricks, cards
 
     def _fresh(self) -> _History:
         """A history of no tricks: every card unseen."""
         return _History((), self._base.copy(), 0, [0] * self._b.n)
 
-    def _encode(self, obs: Observation) -> npt.NDArray[np.float32]:
-        # `_encode`'s blocks in its order, written through a memoryview (a float32 entry
-        # at a time, the same rounding as numpy's) at positions found once per seat: the
-        # completed tricks come from the kept history, so a step writes a few dozen.
+    def _write(self, obs: Observation, v: Any, gone: int) -> None:
+        """`_encode`'s blocks but the completed tricks' (the history holds them), in its
+        order, into `v` (an array's memoryview, or a list), at positions found once per
+        seat: a step writes a few dozen. `gone`: the cards of those tricks."""
         b, me = self._b, obs.seat
         at, rows = b.index.get, self._rows[me]
-        vector, gone = self._history(obs.tricks, me)  # gone: the cards of those tricks
-        v: Any = vector.data  # a memoryview; typeshed knows only its int items
         hand, known, unseen = self._hand, rows.known[me], self._unseen
         for card in obs.hand:  # the observer's known row is its hand
             i = at(card)
@@ -671,7 +723,6 @@ class StateEncoder:
             v[rows.signals[record.seat] + _SIGNAL_INDEX[record.signal]] = 1.0
         if obs.bids or obs.contract is not None or obs.cantes:
             self._auction(obs, v)
-        return vector
 
     def _claimed(
         self, obs: Observation, history: int, in_trick: list[int]
@@ -725,6 +776,21 @@ class StateEncoder:
             v[o["cantes"] + rot[cante.seat] * 4 + _SUIT_INDEX[cante.suit]] = 1.0
 
 
+# Fractions as float32 keeps them, by value: a real state's are few (points / 120, hand
+# sizes...), and a forged state's are not kept past the bound.
+_ROUNDED: dict[float, float] = {}
+
+
+def _float32(value: float) -> float:
+    """`value` rounded to the nearest float32, as a float32 array stores it."""
+    rounded = _ROUNDED.get(value)
+    if rounded is None:
+        rounded = array.array("f", (value,))[0]  # the C cast a float32 memoryview makes
+        if len(_ROUNDED) < 4096:
+            _ROUNDED[value] = rounded
+    return rounded
+
+
 @attrs.frozen(eq=False)
 class _Rows:
     """Where each seat's entries of the per-seat blocks start, for one observer: in
@@ -764,7 +830,7 @@ class _History:
     """What one seat's vector owes to the completed tricks, kept by a `StateEncoder` and
     brought up to date in place (a plain class: it changes at every trick)."""
 
-    __slots__ = ("base", "captured", "cards", "tricks", "view")
+    __slots__ = ("base", "captured", "cards", "items", "tricks", "view")
 
     def __init__(
         self,
@@ -778,6 +844,8 @@ class _History:
         self.base = base
         #: The same, as a memoryview, written a float32 entry at a time.
         self.view = base.data
+        #: The same as a list of floats, once the list form is asked for.
+        self.items: list[float] | None = None
         #: The cards they hold, a bit per index in ``rules.cards``.
         self.cards = cards
         #: Each seat's card points from them.

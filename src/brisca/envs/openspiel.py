@@ -262,7 +262,9 @@ class BriscaGame(pyspiel.Game):  # type: ignore[misc]
         self._params = kept
         # Shared by the game's states (a state's clone is a deep copy, so it keeps none).
         self.encoder = StateEncoder(rules)
-        self._cards = tuple(range(len(rules.cards)))
+        # ``rules.cards``, which the rules work out at each call: the chance outcomes' cards.
+        self._pack = rules.cards
+        self._cards = tuple(range(len(self._pack)))
         # The observers behind the states' tensors, by perfect recall, made when first
         # asked for. OpenSpiel's own way there sizes the tensor each call by building a
         # new state and writing a view of it.
@@ -320,8 +322,7 @@ class BriscaGame(pyspiel.Game):  # type: ignore[misc]
             observer = self._tensors[perfect_recall] = BriscaObserver(
                 self.rules, perfect_recall=perfect_recall
             )
-        observer.set_from(state, player)
-        return observer.tensor.tolist()
+        return observer.items_from(state, player)
 
     def deserialize_state(self, text: str) -> BriscaState:
         """The state that ``state.serialize()`` wrote as `text`.
@@ -663,19 +664,20 @@ class BriscaState(pyspiel.State):  # type: ignore[misc]
         if self._hand is not None:
             self._hand = self._hand.after(action, game.encoder)
             return
-        cards = game.rules.cards
+        cards = game._pack
         if type(action) is not int or not 0 <= action < len(cards):
             raise NotationError(
                 f"a chance outcome is a card's index from 0 to {len(cards) - 1}, "
                 f"got {describe(action)}"
             )
         left = self._left
-        if action not in left:
-            raise IllegalActionError(f"{cards[action]} has left the pack already")
+        try:
+            at = left.index(action)
+        except ValueError:
+            raise IllegalActionError(f"{cards[action]} has left the pack already") from None
         shuffled = (*self._shuffled, action)
         if len(shuffled) < len(cards):
             self._shuffled = shuffled
-            at = left.index(action)
             self._left = left[:at] + left[at + 1 :]
             return
         deck = [cards[i] for i in shuffled]
@@ -782,6 +784,11 @@ class BriscaObserver:
         self.dict = {name: self.tensor[at : at + n] for name, at, n in blocks}
         self._cards = {card: i for i, card in enumerate(rules.cards)}
         self._size = size
+        # A drawn card's entry, by the tricks complete then, as the float32 tensor holds it.
+        tricks = rules.tricks_per_hand
+        self._drawn: list[float] = np.asarray(
+            [k / tricks for k in range(tricks + 1)], np.float32
+        ).tolist()
         self._n = rules.num_players
         # The view last written, by hand and player: OpenSpiel asks for one twice a step.
         self._last: tuple[_Hand, int, npt.NDArray[np.float32]] | None = None
@@ -813,11 +820,36 @@ class BriscaObserver:
         # The view fills the tensor up to the information state's own blocks.
         self.tensor[: self._size] = view
         if self.perfect_recall:
-            self.tensor[self._size :] = 0.0
-            for card in hand.state.deal.hands[player]:
-                self.dict["dealt"][self._cards[card]] = 1.0
-            for tricks, card, _ in hand.draws[player]:
-                self.dict["drawn"][self._cards[card]] = tricks / self.rules.tricks_per_hand
+            self.tensor[self._size :] = self._recall(hand, player)
+
+    def items_from(self, state: BriscaState, player: int) -> list[float]:
+        """What :attr:`tensor` holds after ``set_from(state, player)``, as a new list,
+        made without writing the tensor: the game's tensors, when Python asks for them.
+
+        Raises:
+            StateError: `state` is not a BriscaState of these rules, or `player` not a seat.
+        """
+        if type(state) is not BriscaState or not (type(player) is int and 0 <= player < self._n):
+            self._hand(state)
+            player = _checked_seat(player, self._n)
+        hand = state._hand
+        if hand is None:
+            return [0.0] * len(self.tensor)
+        items = self._encoder.observation_list(hand.state, player)
+        if self.perfect_recall:
+            items += self._recall(hand, player)
+        return items
+
+    def _recall(self, hand: _Hand, player: int) -> list[float]:
+        """The information state's own blocks: the cards `player` was dealt (``dealt``)
+        and when it drew each (``drawn``)."""
+        index, d = self._cards, len(self._cards)
+        blocks = [0.0] * (2 * d)
+        for card in hand.state.deal.hands[player]:
+            blocks[index[card]] = 1.0
+        for tricks, card, _ in hand.draws[player]:
+            blocks[d + index[card]] = self._drawn[tricks]
+        return blocks
 
     def string_from(self, state: BriscaState, player: int) -> str:
         """`player`'s view of `state` as JSON text.
