@@ -278,3 +278,31 @@ def test_an_event_type_whose_to_dict_adds_a_key_is_asked_each_time() -> None:
     ]
     with pytest.raises(brisca.StateError, match="expected brisca events"):
         views.events_to_dicts([card])  # type: ignore[list-item]
+
+
+def _points_by_side(sides: Any, tricks: Any) -> tuple[int, ...]:
+    """Each side's card points, straight from the definition: a trick counts for every
+    side its winner sits on."""
+    return tuple(sum(t.points for t in tricks if t.winner in side) for side in sides)
+
+
+@pytest.mark.parametrize("name", list(brisca.PRESETS))
+def test_a_views_side_points_are_its_sides_tricks_and_the_states_when_it_knows_the_sides(
+    name: str,
+) -> None:
+    """The views' ``side_points`` (sent in every update): each side's tricks, as the
+    seat knows the sides; the state's own count whenever the seat knows them all."""
+    rules = brisca.PRESETS[name]
+    for state in _moves(brisca.new_game(rules, seed=5), random.Random(5), 400):
+        for seat in range(rules.num_players):
+            view = brisca.observe(state, seat)
+            assert view.side_points == _points_by_side(view.sides, view.tricks)
+            if view.sides == state.sides:
+                assert view.side_points == state.side_points
+
+
+def test_a_hand_built_views_side_points_count_a_trick_for_every_side_its_winner_is_on() -> None:
+    state = _last(brisca.new_game(brisca.PRESETS["spanish-2p"], seed=2), 2, 400)
+    view = attrs.evolve(brisca.observe(state, 0), sides=((0, 1), (1,), (7,)))
+    assert view.side_points == _points_by_side(view.sides, view.tricks)
+    assert view.side_points[0] == 120 and view.side_points[2] == 0

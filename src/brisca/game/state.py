@@ -723,11 +723,18 @@ class Observation(_ObservationSlots):
     def side_points(self) -> tuple[int, ...]:
         """The card points each side has captured, as every player may count them."""
         try:
-            totals = [0] * len(self.sides)
+            sides = self.sides
+            totals = [0] * len(sides)
+            # Each seat's sides (one, unless the view is hand-built), found once: a server
+            # writes this for every seat after every move.
+            sides_of: dict[object, list[int]] = {}
+            for index, side in enumerate(sides):
+                for seat in side:
+                    sides_of.setdefault(seat, []).append(index)
+            nothing: list[int] = []
             for t in self.tricks:
-                for index, side in enumerate(self.sides):
-                    if t.winner in side:
-                        totals[index] += t.points
+                for index in sides_of.get(t.winner, nothing):
+                    totals[index] += t.points
         except BARE_ERRORS as error:
             raise as_brisca_error("the view", error) from None
         return tuple(totals)
