@@ -4,6 +4,8 @@ and each adapter gives, step for step, what it gave when it encoded every view a
 
 from __future__ import annotations
 
+import copy
+import pickle
 import random
 import sys
 import threading
@@ -309,3 +311,78 @@ def test_threads_sharing_an_encoder_each_get_their_own_hands_vectors() -> None:
     finally:
         sys.setswitchinterval(interval)
     assert not wrong, wrong[:5]
+
+
+def test_an_encoder_and_the_environments_holding_one_copy_and_pickle() -> None:
+    """An encoder that has kept some history, deep-copied and pickled, gives what the
+    original gives for the rest of the hand; the environments, which hold one, copy and
+    pickle too."""
+    rules = brisca.preset("spanish-4p")
+    states = random_hand(rules, 21)
+    encoder = StateEncoder(rules)
+    for state in states[:10]:
+        encoder.observation(state, 0)
+        encoder.observation_list(state, 1)
+    twins = [copy.deepcopy(encoder), pickle.loads(pickle.dumps(encoder))]
+    for state in states[10:]:
+        for twin in twins:
+            same(twin.observation(state, 0), reference(state, 0))
+            assert twin.observation_list(state, 1) == reference(state, 1).tolist()
+    gym = BriscaEnv(rules)
+    gym.reset(seed=4)
+    aec = pettingzoo_env(rules)
+    aec.reset(seed=4)
+    for env in (Observer(rules), gym, aec.unwrapped):
+        copy.deepcopy(env)
+        pickle.loads(pickle.dumps(env))
+
+
+def test_a_forged_number_in_a_trick_leaves_no_trace_in_the_shared_rounding() -> None:
+    """Trick points that divide to a value equal to (and hashing as) a real fraction but
+    reading as another float: the list form rounds it as the array does, and no later
+    list, of any encoder, reads the forged value for the real fraction."""
+
+    class Lookalike:
+        def __hash__(self) -> int:
+            return hash(6 / 120)
+
+        def __eq__(self, other: object) -> bool:
+            return True
+
+        def __float__(self) -> float:
+            return 0.25
+
+    class Points:
+        def __radd__(self, other: object) -> Points:
+            return self
+
+        def __truediv__(self, other: object) -> Lookalike:
+            return Lookalike()
+
+    rules = brisca.preset("spanish-2p")
+    states = random_hand(rules, 11)
+    k = next(k for k, s in enumerate(states) if len(s.tricks) == 3)
+    before, after = states[k - 1], states[k]
+    forged = attrs.evolve(
+        after, tricks=(*before.tricks, attrs.evolve(after.tricks[-1], points=Points()))
+    )
+    encoder = StateEncoder(rules)
+    encoder.observation_list(before, 0)
+    assert encoder.observation_list(forged, 0) == encoder.observation(forged, 0).tolist()
+    other = StateEncoder(rules)
+    for seed in range(40):
+        for state in random_hand(rules, seed):
+            for seat in range(2):
+                assert other.observation_list(state, seat) == reference(state, seat).tolist()
+
+
+def test_a_hand_built_list_of_tricks_changed_later_is_encoded_as_it_is_now() -> None:
+    rules = brisca.preset("spanish-2p")
+    states = random_hand(rules, 8)
+    k = next(k for k, s in enumerate(states) if len(s.tricks) == 3)
+    tricks = list(states[k - 1].tricks)
+    forged = attrs.evolve(states[k], tricks=tricks)
+    encoder = StateEncoder(rules)
+    encoder.observation(forged, 0)
+    tricks.append(states[k].tricks[-1])  # now the real hand's tricks
+    same(encoder.observation(forged, 0), reference(forged, 0))

@@ -306,3 +306,14 @@ def test_a_hand_built_views_side_points_count_a_trick_for_every_side_its_winner_
     view = attrs.evolve(brisca.observe(state, 0), sides=((0, 1), (1,), (7,)))
     assert view.side_points == _points_by_side(view.sides, view.tricks)
     assert view.side_points[0] == 120 and view.side_points[2] == 0
+
+
+def test_a_hand_built_views_side_points_count_a_seat_listed_twice_once() -> None:
+    """A seat twice in one side counts once for it, and sides that are text are refused,
+    as the definition's ``winner in side`` has it."""
+    state = _last(brisca.new_game(brisca.PRESETS["spanish-4p"], seed=2), 2, 400)
+    view = brisca.observe(state, 0)
+    doubled = attrs.evolve(view, sides=((0, 0, 2), (1, 3)))
+    assert doubled.side_points == view.side_points == _points_by_side(view.sides, view.tricks)
+    with pytest.raises(brisca.StateError):
+        attrs.evolve(view, sides="ab").side_points  # noqa: B018 (the property raises)

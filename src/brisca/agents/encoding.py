@@ -216,6 +216,9 @@ def _blocks(rules: Rules) -> _Blocks:
 
 
 _SUIT_INDEX = {suit: k for k, suit in enumerate(_SUITS)}
+# The same by the suit's identity (the members are the only suits), which the fast encoder
+# looks up without the enum's hash in Python; anything else is a KeyError.
+_SUIT_AT = {id(suit): k for k, suit in enumerate(_SUITS)}
 _SIGNAL_INDEX = {name: k for k, name in enumerate(SIGNAL_NAMES)}
 
 
@@ -665,7 +668,9 @@ class StateEncoder:
         v[self._tricks_done] = share
         if items is not None:
             items[self._tricks_done] = _float32(share)
-        memo.tricks, memo.cards = tricks, cards
+        # A hand-built state's list of tricks is kept as a tuple: the list may change later.
+        memo.tricks = tricks if type(tricks) is tuple else tuple(tricks)
+        memo.cards = cards
 
     def _fresh(self) -> _History:
         """A history of no tricks: every card unseen."""
@@ -703,11 +708,11 @@ class StateEncoder:
                 v[self._turned + i] = 1.0
                 v[unseen + i] = 0.0
         if obs.trump is not None:
-            v[self._trump + _SUITS.index(obs.trump)] = 1.0  # by identity: no enum hash
+            v[self._trump + _SUIT_AT[id(obs.trump)]] = 1.0  # by identity: no enum hash
         if any(obs.voids):  # mostly none: all empty sets
             for seat, suits in enumerate(obs.voids):
                 for suit in suits:
-                    v[rows.voids[seat] + _SUITS.index(suit)] = 1.0
+                    v[rows.voids[seat] + _SUIT_AT[id(suit)]] = 1.0
         if obs.to_act is not None:
             v[rows.to_act[obs.to_act]] = 1.0
         v[rows.dealer[obs.dealer]] = 1.0
@@ -777,17 +782,20 @@ class StateEncoder:
 
 
 # Fractions as float32 keeps them, by value: a real state's are few (points / 120, hand
-# sizes...), and a forged state's are not kept past the bound.
+# sizes...). Only floats are kept, whose equality is their value's; cleared when full.
 _ROUNDED: dict[float, float] = {}
 
 
 def _float32(value: float) -> float:
     """`value` rounded to the nearest float32, as a float32 array stores it."""
+    if type(value) is not float:  # a hand-built state's: the cast alone, as the array's
+        return array.array("f", (value,))[0]
     rounded = _ROUNDED.get(value)
     if rounded is None:
         rounded = array.array("f", (value,))[0]  # the C cast a float32 memoryview makes
-        if len(_ROUNDED) < 4096:
-            _ROUNDED[value] = rounded
+        if len(_ROUNDED) >= 4096:
+            _ROUNDED.clear()
+        _ROUNDED[value] = rounded
     return rounded
 
 
@@ -838,6 +846,7 @@ class _History:
         base: npt.NDArray[np.float32],
         cards: int,
         captured: list[int],
+        items: list[float] | None = None,
     ) -> None:
         self.tricks = tricks
         #: The vector with the tricks' blocks filled in and nothing else of the view.
@@ -845,8 +854,12 @@ class _History:
         #: The same, as a memoryview, written a float32 entry at a time.
         self.view = base.data
         #: The same as a list of floats, once the list form is asked for.
-        self.items: list[float] | None = None
+        self.items = items
         #: The cards they hold, a bit per index in ``rules.cards``.
         self.cards = cards
         #: Each seat's card points from them.
         self.captured = captured
+
+    def __reduce__(self) -> tuple[type[_History], tuple[Any, ...]]:
+        # The memoryview neither copies nor pickles: a copy makes its own of its array.
+        return _History, (self.tricks, self.base, self.cards, self.captured, self.items)

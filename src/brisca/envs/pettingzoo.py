@@ -113,6 +113,7 @@ class BriscaAEC(AECEnv[str, _Obs, int]):  # type: ignore[misc]
         self._seeds = HandSeeds(seed)
         n = self.rules.num_players
         self.possible_agents = [_agent(seat) for seat in range(n)]
+        self._agents = tuple(self.possible_agents)  # by seat
         self._seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
         size = len(action_space(self.rules))
         # A space object per agent, kept, so that seeding one agent's space seeds only its.
@@ -225,11 +226,13 @@ class BriscaAEC(AECEnv[str, _Obs, int]):  # type: ignore[misc]
             values = seat_rewards(result(state), self.rules.num_players, self.reward_mode)
             self.rewards = {a: values[self._seat[a]] for a in self.agents}
             self.terminations = dict.fromkeys(self.agents, True)
+            self._accumulate_rewards()
+            self._deads_step_first()
         else:
+            # Mid-hand every reward is 0 and no agent is done: PettingZoo's
+            # `_accumulate_rewards` and `_deads_step_first` would change nothing.
             self.rewards = dict.fromkeys(self.agents, 0.0)
-            self.agent_selection = _agent(state.to_act)  # type: ignore[arg-type]
-        self._accumulate_rewards()
-        self._deads_step_first()
+            self.agent_selection = self._agents[state.to_act]  # type: ignore[index]
         if self.render_mode == "human":
             print(render_table(state))
 

@@ -725,15 +725,18 @@ class Observation(_ObservationSlots):
         try:
             sides = self.sides
             totals = [0] * len(sides)
-            # Each seat's sides (one, unless the view is hand-built), found once: a server
-            # writes this for every seat after every move.
-            sides_of: dict[object, list[int]] = {}
-            for index, side in enumerate(sides):
-                for seat in side:
-                    sides_of.setdefault(seat, []).append(index)
-            nothing: list[int] = []
+            # The sides a winning seat is on, found once a seat: a server writes this for
+            # every seat after every move. (A hand-built view's winner that is no int is
+            # looked for each time.)
+            found: dict[int, tuple[int, ...]] = {}
             for t in self.tricks:
-                for index in sides_of.get(t.winner, nothing):
+                winner = t.winner
+                on = found.get(winner) if type(winner) is int else None
+                if on is None:
+                    on = tuple(index for index, side in enumerate(sides) if winner in side)
+                    if type(winner) is int:
+                        found[winner] = on
+                for index in on:
                     totals[index] += t.points
         except BARE_ERRORS as error:
             raise as_brisca_error("the view", error) from None
