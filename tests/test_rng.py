@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import math
+from collections.abc import Callable
 
 from hypothesis import given
 from hypothesis import strategies as st
@@ -12,8 +13,8 @@ import brisca
 from brisca.game.rng import Generator
 
 
-def reference_shuffle(seed: int, items: list[int]) -> list[int]:
-    """The brisca.game.rng module documentation, followed literally and slowly."""
+def reference_stream(seed: int) -> Callable[[int], int]:
+    """The next `k` bits of `seed`'s stream, as the module documentation defines it."""
     seed_bytes = seed.to_bytes((seed.bit_length() + 7) // 8, "big")
     stream = ""
     block = 0
@@ -32,13 +33,20 @@ def reference_shuffle(seed: int, items: list[int]) -> list[int]:
         value, stream = int(stream[:k], 2), stream[k:]
         return value
 
-    n = math.factorial(len(items))
+    return bits
+
+
+def reference_below(bits: Callable[[int], int], n: int) -> int:
     k = n.bit_length() + 64
     while True:
         r = bits(k)
         if r < 2**k - 2**k % n:
-            m = r % n
-            break
+            return r % n
+
+
+def reference_shuffle(seed: int, items: list[int]) -> list[int]:
+    """The brisca.game.rng module documentation, followed literally and slowly."""
+    m = reference_below(reference_stream(seed), math.factorial(len(items)))
     out = list(items)
     for i in range(len(out), 1, -1):
         m, j = divmod(m, i)
@@ -50,6 +58,17 @@ def reference_shuffle(seed: int, items: list[int]) -> list[int]:
 def test_shuffle_follows_its_documentation(seed: int, size: int) -> None:
     items = list(range(size))
     assert Generator(seed).shuffle(items) == reference_shuffle(seed, items)
+
+
+@given(
+    seed=st.integers(min_value=0, max_value=2**80),
+    sizes=st.lists(st.integers(1, 2**200) | st.integers(1, 60), min_size=1, max_size=40),
+)
+def test_a_run_of_draws_follows_the_documentation(seed: int, sizes: list[int]) -> None:
+    """Draw after draw from one generator (most read bits left from an earlier block, as a
+    random bot's do), small and large bounds mixed: each is the documented one."""
+    gen, bits = Generator(seed), reference_stream(seed)
+    assert [gen.below(n) for n in sizes] == [reference_below(bits, n) for n in sizes]
 
 
 def test_below_is_in_range_and_varies() -> None:

@@ -84,11 +84,17 @@ class Generator:
         Raises:
             StateError: `n` is not a positive int.
         """
-        checked_int(n, "below(n): n", 1)
+        if type(n) is not int or n < 1:
+            checked_int(n, "below(n): n", 1)  # which refuses it, saying why
         k = n.bit_length() + 64
         limit = (1 << k) - (1 << k) % n
         while True:
-            r = self._take(k)
+            if self._bits >= k:  # `_take(k)` without a new block: most draws, written out
+                self._bits -= k
+                r = self._buffer >> self._bits
+                self._buffer &= (1 << self._bits) - 1
+            else:
+                r = self._take(k)
             if r < limit:
                 return r % n
 
