@@ -1,6 +1,6 @@
 """A load test of ``brisca serve``: many tables played through the real WebSocket protocol.
 
-Run: ``python benchmarks/serve_load.py [-n TABLES] [--at-once K] [--preset P]``
+Run: ``python benchmarks/serve_load.py [-n TABLES] [--at-once K] [--preset P] [--compress]``
 (needs ``pip install '.[serve]'``, whose uvicorn brings the ``websockets`` client).
 
 It starts the real server, ``python -m brisca serve --port 0 --bot-delay 0``, as a
@@ -15,7 +15,9 @@ In the same run it measures the transport's floor: the same clients against a
 server that speaks the protocol's shape under uvicorn with no game behind it, each
 update a few dozen bytes (``floor:`` rows; ``--no-floor`` leaves them out). What the
 real server costs above the floor is its own work; the floor is HTTP, WebSocket and
-the event loop, whatever the server does.
+the event loop, whatever the server does. Both servers send their updates
+uncompressed, as ``brisca serve`` does by default; ``--compress`` runs both with
+WebSocket compression (``brisca serve --compress``).
 
 Each table's clients come from a loopback address of their own (``127.0.x.y``),
 as the people of different tables would, so that the server's limits per address
@@ -164,7 +166,7 @@ def served(
         found = re.search(r"open (http://\S+/) in a browser", server.stdout.readline())
         if found is None:
             raise RuntimeError("the server did not start")
-        if command is SERVE:
+        if "--floor-server" not in command:
             for page in ("", "static/table.js", "static/cards.js", "static/table.css"):
                 with urllib.request.urlopen(found.group(1) + page, timeout=30) as answer:
                     answer.read()  # the page and its files are served (and installed)
@@ -187,7 +189,7 @@ def served(
 # The transport's floor: the same protocol, tiny constant updates, no game
 
 
-def floor_server(preset: str) -> None:
+def floor_server(preset: str, compress: bool) -> None:
     """Serve the protocol's shape with no game behind it, under uvicorn as ``brisca
     serve`` runs it: a table is a move counter, each move (a person's, or a bot's, at
     once) sends every connected seat an update of a few dozen bytes, and a hand ends
@@ -260,7 +262,14 @@ def floor_server(preset: str) -> None:
     )
     sock = listen("127.0.0.1", 0)
     print(f"floor: open {url(sock)} in a browser", flush=True)
-    config = uvicorn.Config(app, log_level="warning", ws_max_size=MAX_FRAME, lifespan="off")
+    # Compressed only with --compress, as `brisca serve` is.
+    config = uvicorn.Config(
+        app,
+        log_level="warning",
+        ws_max_size=MAX_FRAME,
+        ws_per_message_deflate=compress,
+        lifespan="off",
+    )
     uvicorn.Server(config).run(sockets=[sock])
 
 
@@ -506,6 +515,9 @@ def main() -> None:
     parser.add_argument(
         "--no-floor", action="store_true", help="leave out the transport's floor (tiny updates)"
     )
+    parser.add_argument(
+        "--compress", action="store_true", help="both servers with WebSocket compression"
+    )
     parser.add_argument("--floor-server", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--attack", choices=list(ATTACKS), help=argparse.SUPPRESS)
     parser.add_argument("--base", help=argparse.SUPPRESS)
@@ -517,7 +529,7 @@ def main() -> None:
         hostile(args.moves, args.store)
         return
     if args.floor_server:
-        floor_server(args.preset)
+        floor_server(args.preset, args.compress)
         return
     n = brisca.preset(args.preset).num_players
     print(f"{args.preset}: {args.n} hands each, {args.at_once} tables at a time")
@@ -525,10 +537,12 @@ def main() -> None:
     rows = []
     people_seats = ["human"] * n
     bot_seats = ["human", *["random"] * (n - 1)]
-    floor = [sys.executable, __file__, "--floor-server", "--preset", args.preset]
-    people = served(args.preset, people_seats, args.n, args.at_once)
+    compress = ["--compress"] if args.compress else []
+    serve = SERVE + compress
+    floor = [sys.executable, __file__, "--floor-server", "--preset", args.preset, *compress]
+    people = served(args.preset, people_seats, args.n, args.at_once, serve)
     alone = engine(args.preset, args.n)
-    bots = served(args.preset, bot_seats, args.n, args.at_once)
+    bots = served(args.preset, bot_seats, args.n, args.at_once, serve)
     measured = [("every seat a client", people), ("one client + bots", bots)]
     if not args.no_floor:
         measured += [

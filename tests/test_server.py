@@ -824,6 +824,32 @@ def test_brisca_serve_prints_its_url_and_serves_the_table_there() -> None:
         process.wait(timeout=20)
 
 
+@pytest.mark.parametrize("compress", [False, True])
+def test_brisca_serve_compresses_its_websocket_only_when_asked(compress: bool) -> None:
+    """A client that offers permessage-deflate, as browsers do, gets it from ``brisca
+    serve --compress`` only: by default the updates go uncompressed."""
+    from websockets.sync.client import connect
+
+    command = [sys.executable, "-m", "brisca", "serve", "--port", "0", "--bot-delay", "0"]
+    process = subprocess.Popen(
+        command + (["--compress"] if compress else []),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert process.stdout is not None
+        found = re.search(r"open (http://\S+/) in a browser", process.stdout.readline())
+        assert found
+        with connect(found.group(1).replace("http", "ws") + "ws", open_timeout=10) as ws:
+            assert ws.response is not None
+            agreed = ws.response.headers.get("Sec-WebSocket-Extensions") or ""
+        assert ("permessage-deflate" in agreed) is compress, agreed
+    finally:
+        process.terminate()
+        process.wait(timeout=20)
+
+
 def test_the_game_server_page_quotes_marked_sections_of_the_servers_source() -> None:
     """docs/howto/game-server.md includes the server's code by section: each exists."""
     root = Path(__file__).resolve().parent.parent

@@ -48,6 +48,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--bot-tables", type=int, help="tables of bots alone in play at once (default 4)"
     )
+    parser.add_argument(
+        "--compress",
+        action="store_true",
+        help="offer WebSocket compression (permessage-deflate): smaller updates, more CPU",
+    )
 
 
 def listen(host: str, port: int) -> socket.socket:
@@ -113,6 +118,9 @@ def command(args: argparse.Namespace, style: Style = PLAIN) -> int:
             create_app(store, bot_delay=args.bot_delay, limits=limits),
             log_level="warning",
             ws_max_size=MAX_FRAME,
+            # Off unless asked: deflating every update cost a fifth of the server's CPU
+            # a game, and each connection keeps its own compressor's memory.
+            ws_per_message_deflate=args.compress,
             lifespan="on",
         )
         try:
