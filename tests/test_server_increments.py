@@ -34,6 +34,7 @@ class Client:
         self.sent = protocol.sent(table)
         self.sizes.append(len(text))
         message = json.loads(text)
+        assert json.dumps(message) == text  # json.dumps's own text, key order and all
         hand = message["view"]["current"] if message["match"] else message["view"]
         if hand is not None:
             start = hand.pop("tricks_from")

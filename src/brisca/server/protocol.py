@@ -167,6 +167,11 @@ def error(code: str, why: str) -> str:
 
 
 # --8<-- [start:update]
+# `json.dumps` without its check for cycles, an eighth of its work on an update: the
+# message is a tree made fresh below, of the views' lists and dicts.
+_written = json.JSONEncoder(check_circular=False).encode
+
+
 def update(
     table: Table,
     seat: int,
@@ -210,7 +215,7 @@ def update(
         "result": table.result(),
         "hands_finished": len(table.finished),
     }
-    return json.dumps(message)
+    return _written(message)
 
 
 # --8<-- [end:update]
