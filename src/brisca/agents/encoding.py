@@ -62,7 +62,7 @@ from __future__ import annotations
 import array
 import functools
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Any, Literal, overload
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
@@ -505,16 +505,7 @@ class StateEncoder:
         Raises:
             StateError: `state` is not a State of these rules, or `seat` not a seat.
         """
-        self._check(state)
-        view = observe(state, seat)
-        # Inline tries here and below, not `as_state_error`: these run at every step of an
-        # environment, and a try costs nothing until a hand-edited value makes Python raise.
-        try:
-            vector, gone = self._history(view.tricks, view.seat, False)
-            self._write(view, vector.data, gone)
-        except BARE_ERRORS as error:
-            raise as_brisca_error("the observation", error) from None
-        return vector
+        return self._encoded(state, seat, False)  # type: ignore[no-any-return]
 
     def observation_list(self, state: State, seat: int) -> list[float]:
         """``observation(state, seat).tolist()``, made without the array: a new list of
@@ -524,20 +515,27 @@ class StateEncoder:
         Raises:
             StateError: `state` is not a State of these rules, or `seat` not a seat.
         """
+        return self._encoded(state, seat, True)  # type: ignore[no-any-return]
+
+    def _encoded(self, state: State, seat: int, listed: bool) -> Any:
+        """`seat`'s vector of `state`: an array, or a list if `listed`."""
         self._check(state)
         view = observe(state, seat)
+        # An inline try here and below, not `as_state_error`: these run at every step of
+        # an environment, and a try costs nothing until a hand-edited value makes Python
+        # raise.
         try:
-            items, gone = self._history(view.tricks, view.seat, True)
-            self._write(view, items, gone)
-            # The fractions as the array would round them (the history's are rounded).
-            for i in self._fractions:
-                items[i] = _float32(items[i])
-            if view.bids or view.contract is not None:
-                for i in self._bid_fractions:
-                    items[i] = _float32(items[i])
+            vector, gone = self._history(view.tricks, view.seat, listed)
+            self._write(view, vector if listed else vector.data, gone)
+            if listed:  # the fractions as the array rounds them (the history's are)
+                for i in self._fractions:
+                    vector[i] = _float32(vector[i])
+                if view.bids or view.contract is not None:
+                    for i in self._bid_fractions:
+                        vector[i] = _float32(vector[i])
         except BARE_ERRORS as error:
             raise as_brisca_error("the observation", error) from None
-        return items
+        return vector
 
     def mask(self, state: State) -> npt.NDArray[np.int8]:
         """``legal_mask(state)`` as a new int8 array of 0 and 1.
@@ -598,14 +596,6 @@ class StateEncoder:
         # The engine's tables may carry an equal copy of the rules: compare it once.
         self._equal = rules
 
-    @overload
-    def _history(
-        self, tricks: tuple[Trick, ...], me: int, listed: Literal[False]
-    ) -> tuple[npt.NDArray[np.float32], int]: ...
-    @overload
-    def _history(
-        self, tricks: tuple[Trick, ...], me: int, listed: Literal[True]
-    ) -> tuple[list[float], int]: ...
     def _history(self, tricks: tuple[Trick, ...], me: int, listed: bool) -> tuple[Any, int]:
         """A new copy of the part of `me`'s vector that `tricks` alone gives (an array,
         or a list if `listed`), and the cards in them (a bit per index in ``rules.cards``).
