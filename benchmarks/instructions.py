@@ -28,7 +28,8 @@ WARM_UP = 50
 
 def _play(line: str, n: int) -> None:
     """Play `n` games of `line` after a warm-up (the child process's job)."""
-    game = playouts.lines([line] if line in brisca.PRESETS else [])[line]
+    preset = line.removeprefix(playouts.MATCH) in brisca.PRESETS
+    game = playouts.lines([line] if preset else [])[line]
     rng = random.Random(2026)
     for _ in range(WARM_UP + n):
         game(rng)

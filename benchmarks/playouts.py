@@ -3,7 +3,9 @@
 Run: ``python benchmarks/playouts.py [-n GAMES] [--presets spanish-2p,...]``
 
 Each preset plays N random legal games through the public API
-(``new_game`` -> ``legal_actions``/``apply`` until over -> ``result``). In the same
+(``new_game`` -> ``legal_actions``/``apply`` until over -> ``result``), and
+``match:PRESET`` N hands of random matches (``new_match``, then ``legal_actions``/
+``apply`` on the `Match`, which scores each hand and deals the next). In the same
 run, a minimal hand-written mutable loop of the 2-player game plays N games: the
 floor. A second reference, a minimal loop over immutable tuples, shows what any
 engine with immutable states pays before it checks anything.
@@ -111,6 +113,27 @@ def library_game(rules: brisca.Rules) -> Callable[[random.Random], object]:
     return play
 
 
+def match_hand(rules: brisca.Rules) -> Callable[[random.Random], object]:
+    """One hand of a match, through the same calls on the `Match`: each call plays the
+    next hand of a match that goes on from call to call (a new one once it ends), so
+    the scoring, the next deal and the match's own start count, shared by its hands."""
+    current: list[brisca.Match] = []
+
+    def play(rng: random.Random) -> object:
+        match = current.pop() if current else None
+        if match is None or match.is_over:
+            match = brisca.new_match(rules, seed=rng.getrandbits(64))
+        assert match.state is not None
+        deal = match.state.deal
+        while match.state is not None and match.state.deal is deal:
+            actions = brisca.legal_actions(match)
+            match = brisca.apply(match, actions[rng.randrange(len(actions))])
+        current.append(match)
+        return match.standings
+
+    return play
+
+
 def naipes_game(rng: random.Random) -> tuple[int, int]:
     """One random legal 2-player game through naipes: each seat plays a random card of its
     hand (any card is legal in classic Brisca), dealt from a seed as the library's are."""
@@ -155,7 +178,9 @@ def measure(
 
 FLOOR = "floor (2p, mutable)"
 NAIPES = "naipes (2p, mutable)"
-PRESETS = "spanish-2p,spanish-4p,arrastre-2p"
+#: A line of one hand of a match (`match_hand`) of a preset is named with this prefix.
+MATCH = "match:"
+PRESETS = f"spanish-2p,spanish-4p,arrastre-2p,{MATCH}spanish-2p"
 
 
 def lines(presets: Iterable[str]) -> dict[str, Callable[[random.Random], object]]:
@@ -167,7 +192,10 @@ def lines(presets: Iterable[str]) -> dict[str, Callable[[random.Random], object]
     if NaipesGame is not None:
         games[NAIPES] = naipes_game
     for name in presets:
-        games[name] = library_game(brisca.preset(name))
+        if name.startswith(MATCH):
+            games[name] = match_hand(brisca.preset(name.removeprefix(MATCH)))
+        else:
+            games[name] = library_game(brisca.preset(name))
     return games
 
 

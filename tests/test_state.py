@@ -6,10 +6,13 @@ import attrs
 import pytest
 
 import brisca
+from brisca.game.match import Match, _MatchSlots, _with_state
 from brisca.game.state import State, Trick, _StateSlots, _TrickSlots, build_state, build_trick
 
 
-@pytest.mark.parametrize(("cls", "base"), [(State, _StateSlots), (Trick, _TrickSlots)])
+@pytest.mark.parametrize(
+    ("cls", "base"), [(State, _StateSlots), (Trick, _TrickSlots), (Match, _MatchSlots)]
+)
 def test_slots_base_holds_every_field_and_the_class_adds_none(cls: type, base: type) -> None:
     """The plain base owns exactly the attrs fields' slots, so the class swap is layout-safe."""
     names = {field.name for field in attrs.fields(cls)}
@@ -72,3 +75,17 @@ def test_built_observation_leaves_every_other_field_at_the_class_default() -> No
         assert field.default is not attrs.NOTHING, f"{field.name} has no default"
         assert getattr(built, field.name) == field.default, field.name
     assert built == Observation(**{name: getattr(core, name) for name in given})
+
+
+def test_a_match_moved_on_is_the_attrs_evolve_of_its_state() -> None:
+    """The match a move makes within a hand holds every field of the last but the state:
+    equal, field for field, to ``attrs.evolve(match, state=...)``, and as frozen."""
+    match = brisca.new_match(brisca.preset("spanish-4p"), seed=5)
+    match = brisca.apply(match, brisca.legal_actions(match)[0])
+    state = brisca.apply(match.state, brisca.legal_actions(match.state)[0])
+    moved, slow = _with_state(match, state), attrs.evolve(match, state=state)
+    assert type(moved) is Match and moved == slow and hash(moved) == hash(slow)
+    for field in attrs.fields(Match):  # the cache, `_stream`, too, which equality skips
+        assert getattr(moved, field.name) is getattr(slow, field.name), field.name
+    with pytest.raises(attrs.exceptions.FrozenInstanceError):
+        moved.stake = 2  # type: ignore[misc]

@@ -116,7 +116,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 import attrs
 
@@ -286,8 +286,49 @@ class HandRecord:
     replayed: bool
 
 
+class _MatchSlots:
+    """The slots of :class:`Match`, with a plain constructor that yields a `Match` (as
+    `brisca.game.state` builds its states): every move makes a new match around the
+    hand's new state, and ``attrs.evolve`` through the frozen keyword ``__init__`` had
+    cost twice the move itself."""
+
+    __slots__ = (
+        "__weakref__",
+        "_finished",
+        "_stream",
+        "cut",
+        "decks",
+        "first_dealer",
+        "first_dealer_agreed",
+        "rules",
+        "seed",
+        "stake",
+        "standings",
+        "state",
+        "ties",
+        "winners",
+    )
+
+    def __init__(self, match: Match, state: State | None) -> None:
+        """`match` with `state` as its hand in progress, every other field the same."""
+        self.rules = match.rules
+        self.seed = match.seed
+        self.decks = match.decks
+        self.first_dealer = match.first_dealer
+        self.first_dealer_agreed = match.first_dealer_agreed
+        self.cut = match.cut
+        self._finished = match._finished
+        self.state = state
+        self.stake = match.stake
+        self.ties = match.ties
+        self.standings = match.standings
+        self.winners = match.winners
+        self._stream = match._stream
+        self.__class__ = Match
+
+
 @attrs.frozen(kw_only=True)
-class Match(Playable["MatchObservation", "MatchResult"]):
+class Match(_MatchSlots, Playable["MatchObservation", "MatchResult"]):
     """A whole match at one moment, the hand in progress included.
 
     Never build one directly: use :func:`new_match`, :func:`match_apply` or
@@ -455,8 +496,55 @@ class Match(Playable["MatchObservation", "MatchResult"]):
         return match_result(self)
 
 
+class _MatchObservationSlots:
+    """The slots of :class:`MatchObservation`, with a plain constructor (see `_MatchSlots`):
+    the frozen keyword ``__init__`` had cost a match's view twice the hand's own."""
+
+    __slots__ = (
+        "__weakref__",
+        "current",
+        "cut",
+        "earlier_hands",
+        "first_dealer",
+        "hands",
+        "rules",
+        "seat",
+        "stake",
+        "standings",
+        "ties",
+        "winners",
+    )
+
+    def __init__(
+        self,
+        seat: Seat,
+        rules: Rules,
+        current: Observation | None,
+        first_dealer: Seat,
+        cut: tuple[CutRound, ...],
+        hands: tuple[HandRecord, ...],
+        earlier_hands: int,
+        standings: tuple[Fraction, ...],
+        stake: int,
+        ties: int,
+        winners: tuple[Seat, ...],
+    ) -> None:
+        self.seat = seat
+        self.rules = rules
+        self.current = current
+        self.first_dealer = first_dealer
+        self.cut = cut
+        self.hands = hands
+        self.earlier_hands = earlier_hands
+        self.standings = standings
+        self.stake = stake
+        self.ties = ties
+        self.winners = winners
+        self.__class__ = MatchObservation
+
+
 @attrs.frozen(kw_only=True)
-class MatchObservation:
+class MatchObservation(_MatchObservationSlots):
     """What one seat may know of a match: its view of the hand in progress, and the
     public record. Equal exactly when that knowledge is equal."""
 
@@ -690,6 +778,14 @@ def _deal(match: Match, number: int, dealer: Seat) -> tuple[State, _SeedStream |
     return new_game(rules, deck=match.decks[number], dealer=dealer, hand_number=number), None
 
 
+if TYPE_CHECKING:  # ``attrs.evolve(match, state=state)``, as the type checker sees it
+
+    def _with_state(match: Match, state: State | None) -> Match: ...
+
+else:
+    _with_state = _MatchSlots
+
+
 def _not_a_match(match: object) -> StateError:
     return StateError(f"expected a brisca.Match, got {type(match).__name__}")
 
@@ -742,7 +838,7 @@ def match_apply(match: Match, action: Action | str) -> Match:
     try:
         state = apply(state, action)
         if not state.is_over:
-            return attrs.evolve(match, state=state)  # its actions are the state's own history
+            return _with_state(match, state)  # its actions are the state's own history
         return _settle(match, state)
     except BARE_ERRORS as error:
         raise as_brisca_error("the match", error) from None
@@ -765,7 +861,7 @@ def match_step(match: Match, action: Action | str) -> tuple[Match, tuple[Event, 
     try:
         state, events = step(state, action)
         if not state.is_over:
-            return attrs.evolve(match, state=state), events
+            return _with_state(match, state), events
         return _settle(match, state), events
     except BARE_ERRORS as error:
         raise as_brisca_error("the match", error) from None
@@ -1043,19 +1139,20 @@ def match_observe(match: Match, seat: int) -> MatchObservation:
         while earlier and len(latest) < VIEW_HANDS:
             earlier, record, _, _ = earlier
             latest.append(record)
-        return MatchObservation(
-            seat=seat,
-            rules=match.rules,
-            current=None if match.state is None else observe(match.state, seat),
-            first_dealer=match.first_dealer,
-            cut=match.cut,
-            hands=tuple(reversed(latest)),
-            earlier_hands=_count(earlier),
-            standings=match.standings,
-            stake=match.stake,
-            ties=match.ties,
-            winners=match.winners,
+        view = _MatchObservationSlots(  # in MatchObservation's field order
+            seat,
+            match.rules,
+            None if match.state is None else observe(match.state, seat),
+            match.first_dealer,
+            match.cut,
+            tuple(reversed(latest)),
+            _count(earlier),
+            match.standings,
+            match.stake,
+            match.ties,
+            match.winners,
         )
+        return cast(MatchObservation, view)
     except BARE_ERRORS as error:
         raise as_brisca_error("the match", error) from None
 
@@ -1114,6 +1211,6 @@ def match_with_hand(match: Match, state: State) -> Match:
             return match
         if state.is_over:
             return _settle(match, state)
-        return attrs.evolve(match, state=state)
+        return _with_state(match, state)
     except BARE_ERRORS as error:
         raise as_brisca_error("the match", error) from None
