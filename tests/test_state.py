@@ -6,12 +6,24 @@ import attrs
 import pytest
 
 import brisca
-from brisca.game.match import Match, _MatchSlots, _with_state
+from brisca.game.match import (
+    Match,
+    MatchObservation,
+    _MatchObservationSlots,
+    _MatchSlots,
+    _with_state,
+)
 from brisca.game.state import State, Trick, _StateSlots, _TrickSlots, build_state, build_trick
 
 
 @pytest.mark.parametrize(
-    ("cls", "base"), [(State, _StateSlots), (Trick, _TrickSlots), (Match, _MatchSlots)]
+    ("cls", "base"),
+    [
+        (State, _StateSlots),
+        (Trick, _TrickSlots),
+        (Match, _MatchSlots),
+        (MatchObservation, _MatchObservationSlots),
+    ],
 )
 def test_slots_base_holds_every_field_and_the_class_adds_none(cls: type, base: type) -> None:
     """The plain base owns exactly the attrs fields' slots, so the class swap is layout-safe."""
@@ -89,3 +101,29 @@ def test_a_match_moved_on_is_the_attrs_evolve_of_its_state() -> None:
         assert getattr(moved, field.name) is getattr(slow, field.name), field.name
     with pytest.raises(attrs.exceptions.FrozenInstanceError):
         moved.stake = 2  # type: ignore[misc]
+
+
+def test_a_match_view_holds_each_field_of_the_match() -> None:
+    """match_observe's view, built over the slots positionally, holds each field where
+    the match keeps it (a swap of two would show: stake 1, ties 0), and is a frozen
+    MatchObservation equal to one built by its own keyword __init__."""
+    match = brisca.new_match(brisca.preset("spanish-2p"), seed=5)
+    while match.hand_number < 2:
+        match = brisca.apply(match, brisca.legal_actions(match)[0])
+    view = brisca.match_observe(match, 1)
+    assert type(view) is MatchObservation
+    assert (view.seat, view.rules, view.first_dealer, view.cut) == (
+        1,
+        match.rules,
+        match.first_dealer,
+        match.cut,
+    )
+    assert view.current == brisca.observe(match.state, 1)
+    assert view.hands == match.hands and view.earlier_hands == 0
+    assert (view.standings, view.stake, view.ties, view.winners) == (match.standings, 1, 0, ())
+    slow = MatchObservation(
+        **{f.name: getattr(view, f.name) for f in attrs.fields(MatchObservation)}
+    )
+    assert view == slow and hash(view) == hash(slow)
+    with pytest.raises(attrs.exceptions.FrozenInstanceError):
+        view.stake = 2  # type: ignore[misc]
