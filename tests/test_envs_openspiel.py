@@ -340,6 +340,125 @@ def test_serialization_carries_the_hand_and_the_draws() -> None:
     assert back[1].chance_outcomes() == shuffling.chance_outcomes()
 
 
+RAN: list[str] = []
+
+
+def _payload() -> None:
+    """What a hostile pickle would run: it leaves a mark."""
+    RAN.append("ran")
+
+
+class _Hostile:
+    def __reduce__(self) -> tuple[Any, tuple[()]]:
+        return _payload, ()
+
+
+@pytest.mark.parametrize("name", ["spanish-2p", "arrastre-4p", "subastada-4p", "cubierta-2p"])
+def test_deserialize_state_replays_the_history_at_every_step(name: str) -> None:
+    """game.deserialize_state(state.serialize()) is the same state at every chance node
+    and decision of a random hand: the hand, the history and every seat's views."""
+    game = load(name)
+    rng = np.random.default_rng(5)
+    state = game.new_initial_state()
+    while True:
+        back = game.deserialize_state(state.serialize())
+        assert back.history() == state.history() and back.game_state == state.game_state
+        assert back.chance_outcomes() == state.chance_outcomes()
+        if not state.is_chance_node():
+            for seat in range(game.num_players()):
+                assert back.information_state_string(seat) == state.information_state_string(seat)
+        if state.is_terminal():
+            assert back.returns() == state.returns()
+            break
+        actions = (
+            [a for a, _ in state.chance_outcomes()]
+            if state.is_chance_node()
+            else state.legal_actions()
+        )
+        state.apply_action(int(rng.choice(actions)))
+
+
+def test_deserialize_state_runs_nothing_pickled_in_the_text() -> None:
+    """The pickled attributes OpenSpiel writes after the history are never unpickled
+    (OpenSpiel's own reader would run what they name): a hostile pickle there runs
+    nothing, and the state is the history's."""
+    import base64
+    import pickle
+
+    game = load()
+    state = play_first(seeded(game, 3), until=5)
+    head = state.serialize().split("__dict__=")[0]
+    hostile = head + "__dict__=" + base64.b64encode(pickle.dumps(_Hostile())).decode()
+    RAN.clear()
+    back = game.deserialize_state(hostile)
+    assert RAN == [] and back.game_state == state.game_state
+
+
+def test_deserialize_state_refuses_each_part_forged() -> None:
+    """A NotationError for a player that is not the one to act, an action the state
+    refuses, a move number that is not the count of steps, more steps than a hand has,
+    a step that is no pair of ints, and a __dict__= line that is no whole pickle."""
+    game = load()
+    state = play_first(seeded(game, 3), until=5)
+    history, moves, attributes = state.serialize().split("\n")
+    steps = history.removeprefix("history=").split(",")
+    full = (game.max_chance_nodes_in_history() + game.max_game_length()) // len(steps) + 1
+    seat, legal = state.current_player(), state.legal_actions()
+    illegal = next(a for a in range(game.num_distinct_actions()) if a not in legal)
+    forged = [
+        ",".join([*steps, f"{1 - seat}:{legal[0]}"]),  # not that seat's turn
+        ",".join([*steps, f"{seat}:{illegal}"]),
+        ",".join([*steps[:40], "-1:0"]),  # a card the shuffle dealt already
+        ",".join(steps * full),
+        ",".join([*steps[:-1], "0:x"]),
+        ",".join([*steps[:-1], "0:" + "9" * 40]),
+    ]
+    for text in forged:
+        with pytest.raises(brisca.NotationError):
+            game.deserialize_state(f"history={text}\n{moves}\n{attributes}")
+    for text in (
+        f"{history}\nmove_number=3\n{attributes}",
+        f"{history}\nmove_number=-45\n{attributes}",
+        f"{history}\n{moves}\n{attributes[:-5]}",
+        f"{history}\n{moves}\n{attributes}AAAA",
+        f"{history}\n{moves}\n__dict__=not base64",
+        f"{history}\n{moves}",
+    ):
+        with pytest.raises(brisca.NotationError):
+            game.deserialize_state(text)
+
+
+def test_deserialize_state_costs_are_linear_in_the_text() -> None:
+    """Refusing a history of a million steps reads no more than a hand's worth of them."""
+    import time
+
+    from helpers import assert_linear
+
+    game = load()
+
+    def best_time(work: Any) -> float:
+        times = []
+        for _ in range(3):
+            start = time.process_time()
+            work()
+            times.append(time.process_time() - start)
+        return min(times)
+
+    def text(n: int) -> str:
+        return "history=" + ",".join(["-1:0"] * n) + "\nmove_number=0\n__dict__="
+
+    def refuse(n: int) -> float:
+        junk = text(n)
+
+        def read() -> None:
+            with pytest.raises(brisca.NotationError):
+                game.deserialize_state(junk)
+
+        return best_time(read)
+
+    assert_linear(lambda: refuse(500_000), lambda: refuse(1_000_000))
+
+
 def test_a_clone_shares_nothing_it_could_change() -> None:
     """Acting on a clone leaves the original as it was."""
     state = seeded(load("spanish-2p"), 1)

@@ -36,9 +36,13 @@ Game parameters:
 
 from __future__ import annotations
 
+import base64
+import binascii
 import itertools
 import json
-import pickle
+import pickletools
+import re
+from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -187,6 +191,55 @@ def _action(action: object) -> int:
     )
 
 
+_SERIALIZED_STEP = re.compile(r"(-?[0-9]{1,19}):([0-9]{1,19})")
+
+
+def _serialized(text: str, most: int) -> tuple[list[tuple[int, int]], int]:
+    """The steps (player, action) and the move number of ``state.serialize()``'s `text`,
+    read without the pickled attributes after them; at most `most` steps.
+
+    Raises:
+        NotationError: `text` is not in that form, or holds more steps.
+    """
+    lines = text.split("\n", 2)
+    if len(lines) != 3 or not (
+        lines[0].startswith("history=")
+        and lines[1].startswith("move_number=")
+        and lines[2].startswith("__dict__=")
+    ):
+        raise NotationError(
+            "the text is not a serialized state of this game: expected the lines "
+            "history=..., move_number=... and __dict__=..."
+        )
+    history = lines[0].removeprefix("history=")
+    pieces = history.split(",", most) if history else []  # stops after one too many
+    if len(pieces) > most:
+        raise NotationError(f"the text holds more than the {most} steps a hand can take")
+    steps = []
+    for piece in pieces:
+        found = _SERIALIZED_STEP.fullmatch(piece)
+        if found is None:
+            raise NotationError(f"the text is not a serialized state: {piece[:40]!r} is no step")
+        steps.append((int(found[1]), int(found[2])))
+    moves = lines[1].removeprefix("move_number=")
+    if not (moves.isascii() and moves.isdigit() and len(moves) <= 19):
+        raise NotationError(f"the text is not a serialized state: move_number={moves[:40]!r}")
+    if not _whole_pickle(lines[2].removeprefix("__dict__=")):
+        raise NotationError("the text is not a serialized state: __dict__= holds no pickle")
+    return steps, int(moves)
+
+
+def _whole_pickle(text: str) -> bool:
+    """Whether `text` is base64 of one whole pickle, read opcode by opcode as
+    `pickletools` reads it: nothing in it runs, nor is anything built."""
+    try:
+        data = base64.b64decode(text, validate=True)
+        last = deque(pickletools.genops(data), maxlen=1)
+    except (binascii.Error, *BARE_ERRORS):
+        return False
+    return bool(last) and last[0][0].name == "STOP" and last[0][2] == len(data) - 1
+
+
 def _zero_sum(rules: Rules, reward: str, sides: tuple[tuple[int, ...], ...]) -> bool:
     """Whether every hand's returns add up to zero: the sides are fixed at the deal and of
     one size, and, under ``win``, two (three sides give +1 -1 -1)."""
@@ -325,19 +378,37 @@ class BriscaGame(pyspiel.Game):  # type: ignore[misc]
         return observer.items_from(state, player)
 
     def deserialize_state(self, text: str) -> BriscaState:
-        """The state that ``state.serialize()`` wrote as `text`.
+        """The state that ``state.serialize()`` wrote as `text`, rebuilt by replaying its
+        history through ``apply_action``, which checks every step. OpenSpiel's own
+        reader unpickles the Python attributes written beside the history, which can run
+        any code; this one never reads them (the history alone makes them), so it may be
+        given untrusted text. Its cost is linear in the text, which may hold no more
+        steps than a hand has.
 
         Raises:
             NotationError: `text` is not a serialized state of this game.
         """
         if not isinstance(text, str):
             raise NotationError(f"a serialized state is text, got {describe(text)}")
+        steps, moves = _serialized(
+            text, self.max_chance_nodes_in_history() + self.max_game_length()
+        )
+        state = self.new_initial_state()
         try:
-            return super().deserialize_state(text)  # type: ignore[no-any-return]
-        except BriscaError:
-            raise
-        except (pyspiel.SpielError, pickle.UnpicklingError, *BARE_ERRORS):
-            raise NotationError("the text is not a serialized state of this game") from None
+            for player, action in steps:
+                if player != state.current_player():
+                    raise NotationError(f"step {len(state.history())} is not player {player}'s")
+                state.apply_action(action)
+        except (BriscaError, pyspiel.SpielError) as error:
+            raise NotationError(
+                f"the text is not a serialized state of this game: {error}"
+            ) from None
+        if moves != len(steps):
+            raise NotationError(
+                f"the text is not a serialized state of this game: move_number={moves} "
+                f"after {len(steps)} steps"
+            )
+        return state
 
     def max_chance_nodes_in_history(self) -> int:
         """One chance node per card: the shuffle."""

@@ -891,7 +891,11 @@ def _settle(match: Match, state: State) -> Match:
     history = state.history
     done = match._finished
     finished = (done, record, history, _taken(done) + len(history))
-    standings = tuple(s + c for s, c in zip(match.standings, credits, strict=True))
+    # Most credits are the shared zero: a Fraction sum is slow, so those are not summed.
+    standings = tuple(
+        s if c is _ZERO and type(s) is Fraction else s + c
+        for s, c in zip(match.standings, credits, strict=True)
+    )
     if replayed:
         ties = match.ties + 1
         if type(ties) is not int or not 0 < ties <= MAX_DEALS:  # 2**ties must stay small
