@@ -394,6 +394,9 @@ def test_hostile_messages_are_refused_and_the_connection_and_other_tables_go_on(
         ({"type": "action", "action": "2O"}, "not_joined", "join a table first"),
         ({"type": "join", "table": table_id, "token": other_tokens[0]}, "bad_token", "no seat"),
         ({"type": "join", "table": table_id, "token": "x" * 22}, "bad_token", "no seat"),
+        # compare_digest takes only ASCII text: the seats' tokens are compared as bytes
+        ({"type": "join", "table": table_id, "token": "é" * 22}, "bad_token", "no seat"),
+        ({"type": "join", "table": table_id, "token": "\u2603"}, "bad_token", "no seat"),
         ({"type": "join", "table": "nowhere", "token": tokens[0]}, "no_table", "no table"),
         ("x" * (MAX_MESSAGE + 1), "bad_message", f"at most {MAX_MESSAGE}"),
         ("{not json", "bad_message", "not a JSON message"),

@@ -106,6 +106,17 @@ def test_an_empty_token_never_holds_a_seat() -> None:
     assert Table(table.id, table.game, (blank, table.seats[1])).seat_of("") is None
 
 
+def test_seat_of_any_text_is_a_seat_or_none() -> None:
+    """Tokens are compared as UTF-8 bytes: text that is not ASCII (hmac's compare_digest
+    refuses it as text), lone surrogates included, finds no seat, and a seat whose
+    saved token is not ASCII is found by it."""
+    table = new_table("spanish-2p", ["human", "heuristic"], seed=1)
+    for token in ("é", "\ud800", "\u2603" * 30, table.seats[0].token + "é"):  # type: ignore[operator]
+        assert table.seat_of(token) is None
+    odd = attrs.evolve(table.seats[0], token="sécret\ud800")
+    assert Table(table.id, table.game, (odd, table.seats[1])).seat_of("sécret\ud800") == 0
+
+
 def test_a_stored_bot_seat_with_a_token_or_not_taken_is_refused() -> None:
     """A bot's seat holds no token and is always taken."""
     table = new_table("spanish-2p", ["human", "random"], seed=1)

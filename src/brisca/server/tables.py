@@ -241,9 +241,11 @@ class Table:
         """The seat whose secret is `token`, or ``None``: compared in constant time."""
         if not isinstance(token, str) or not token:
             return None
+        # As UTF-8 bytes: compare_digest refuses text that is not ASCII with a TypeError.
+        given = _secret(token)
         found = None
         for k, seat in enumerate(self.seats):
-            if seat.token is not None and hmac.compare_digest(seat.token, token):
+            if seat.token is not None and hmac.compare_digest(_secret(seat.token), given):
                 found = k
         return found
 
@@ -449,3 +451,8 @@ def _finished_text(finished: tuple[GameRecord, ...]) -> str:
 
 def _replaced(seats: tuple[Occupant, ...], k: int, seat: Occupant) -> tuple[Occupant, ...]:
     return (*seats[:k], seat, *seats[k + 1 :])
+
+
+def _secret(token: str) -> bytes:
+    """`token` as the bytes compared: any text, lone surrogates included, has some."""
+    return token.encode("utf-8", "surrogatepass")
