@@ -497,6 +497,39 @@ def test_decode_mask_still_takes_ints_and_bools() -> None:
     assert set(decoded) == set(brisca.legal_actions(STATE)) and len(decoded) == sum(mask)
 
 
+class _Unequal:
+    """An entry whose comparison raises, as a hostile or broken value's may."""
+
+    def __eq__(self, other: object) -> bool:
+        raise ValueError("no comparing me")
+
+    __hash__ = object.__hash__
+
+
+def test_decode_mask_reads_no_more_than_the_action_space_and_refuses_what_it_cannot_read() -> None:
+    """A mask is read one entry past the action space's length at most, so endless and
+    huge iterables are refused at once as too long; what cannot be iterated, or holds
+    entries that cannot be compared, is a NotationError, not a bare Python error."""
+    import itertools
+
+    import numpy as np
+
+    from brisca import encoding
+
+    size = len(encoding.action_space(RULES))
+    for endless in (itertools.count(), itertools.repeat(True), range(10**18), iter([1] * 10**6)):
+        with pytest.raises(NotationError, match="not more"):
+            encoding.decode_mask((on % 2 == 1 for on in endless), RULES)  # type: ignore[operator]
+    with pytest.raises(NotationError, match="not more"):
+        encoding.decode_mask(itertools.repeat(True), RULES)
+    for unreadable in (np.array(1), np.array(True)):
+        with pytest.raises(NotationError, match="sequence of booleans"):
+            encoding.decode_mask(unreadable, RULES)
+    with pytest.raises(NotationError, match=r"mask\[3\]"):
+        encoding.decode_mask([False] * 3 + [_Unequal()] * (size - 3), RULES)  # type: ignore[list-item]
+    assert encoding.decode_mask(itertools.repeat(False, size), RULES) == ()
+
+
 # Matches load in linear time (issue 11 §3).
 
 

@@ -61,6 +61,7 @@ from __future__ import annotations
 
 import array
 import functools
+import itertools
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -431,16 +432,20 @@ def decode_mask(mask: Sequence[bool], rules: Rules) -> tuple[Action, ...]:
     actions = action_space(rules)
     if isinstance(mask, (str, bytes, dict)) or not isinstance(mask, Iterable):
         raise NotationError(f"a mask is a sequence of booleans, got {describe(mask)}")
-    mask = list(mask)
+    try:  # one entry past the length at most: an endless iterable is refused as too long
+        mask = list(itertools.islice(mask, len(actions) + 1))
+    except BARE_ERRORS:  # a 0-d numpy array, say, is iterable by its type only
+        raise NotationError(f"a mask is a sequence of booleans, got {describe(mask)}") from None
     for k, on in enumerate(mask):
         try:  # numpy's booleans and 0/1 ints compare equal to False/True
             boolean = type(on) is bool or (not isinstance(on, (str, bytes)) and on in (0, 1))
-        except (TypeError, ValueError):
+        except BARE_ERRORS:
             boolean = False
         if not boolean:
             raise NotationError(f"mask[{k}] must be a boolean, got {describe(on)}")
     if len(mask) != len(actions):
-        raise NotationError(f"a mask for these rules has {len(actions)} entries, not {len(mask)}")
+        found = "more" if len(mask) > len(actions) else len(mask)
+        raise NotationError(f"a mask for these rules has {len(actions)} entries, not {found}")
     return tuple(a for a, on in zip(actions, mask, strict=True) if on)
 
 
