@@ -289,6 +289,13 @@ def test_an_illegal_action_raises_and_moves_no_game() -> None:
     assert (batch.legal_mask() == mask).all()
 
 
+class _Unreadable:
+    """An object whose own conversion to an array fails, with a bare KeyError."""
+
+    def __array__(self, *args: object, **kwargs: object) -> object:
+        raise KeyError("no array here")
+
+
 @pytest.mark.parametrize(
     ("arguments", "message"),
     [
@@ -302,12 +309,38 @@ def test_an_illegal_action_raises_and_moves_no_game() -> None:
         ({"shuffle_seed": 1, "dealers": 2}, "dealer"),
         ({"shuffle_seed": 1, "dealers": [0, 5]}, "dealers must be seats"),
         ({"shuffle_seed": 1, "which": [1, 0]}, "which must be 2 booleans"),
+        ({"decks": _Unreadable()}, "array of ints"),
+        ({"shuffle_seed": 1, "which": _Unreadable()}, "which must be 2 booleans"),
+        ({"shuffle_seed": 1, "dealers": _Unreadable()}, "array of ints"),
+        ({"seeds": [np.bool_(True), 1]}, r"seeds\[0\]"),
+        ({"shuffle_seed": np.float64(1)}, "shuffle_seed"),
     ],
 )
 def test_bad_resets_raise_state_errors(arguments: dict[str, object], message: str) -> None:
     batch = Batch("spanish-2p", 2)
     with pytest.raises(brisca.StateError, match=message):
         batch.reset(**arguments)  # type: ignore[arg-type]
+
+
+def test_numpy_integers_serve_as_ints_and_bad_action_arrays_say_why() -> None:
+    """The batch takes numpy integers wherever it takes an int (an array's entries are),
+    as the environments do, and deals the same games from them; actions past int64 are
+    named as given, not wrapped."""
+    batch, again = Batch("spanish-2p", np.int64(2)), Batch("spanish-2p", 2)
+    batch.reset(seeds=[np.int64(3), np.uint8(4)], dealers=np.int64(0))
+    again.reset(seeds=[3, 4], dealers=0)
+    batch.play_random(until=np.int64(1), seed=np.int32(5))
+    again.play_random(until=1, seed=5)
+    assert (batch.observe(np.int64(1)) == again.observe(1)).all()
+    batch.reset(shuffle_seed=np.int64(7))
+    again.reset(shuffle_seed=7)
+    assert (batch.legal_mask() == again.legal_mask()).all()
+    with pytest.raises(brisca.StateError, match="must fit in int64, got 9223372036854775808"):
+        batch.step(np.array([2**63, 0], dtype=np.uint64))
+    with pytest.raises(brisca.StateError, match="array of ints"):
+        batch.step(_Unreadable())
+    with pytest.raises(brisca.StateError, match="size"):
+        Batch("spanish-2p", np.bool_(True))  # type: ignore[arg-type]
 
 
 def test_random_playouts_deal_out_every_point_and_repeat_by_seed() -> None:

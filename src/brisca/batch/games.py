@@ -13,7 +13,14 @@ from brisca.batch.tables import Tables, covered_rules, kernel_tables
 from brisca.game.actions import Action
 from brisca.game.cards import Card
 from brisca.game.engine import new_game
-from brisca.game.errors import IllegalActionError, NotationError, StateError, checked_int, describe
+from brisca.game.errors import (
+    BARE_ERRORS,
+    IllegalActionError,
+    NotationError,
+    StateError,
+    checked_int,
+    describe,
+)
 from brisca.game.rules import Rules
 
 __all__ = [
@@ -107,7 +114,7 @@ def batch_bytes(rules: Rules | str, size: int) -> int:
         StateError: `size` is not a non-negative int.
     """
     rules = covered_rules(rules)
-    checked_int(size, "size")
+    size = _integer(size, "size", 0)
     cards, seats = len(rules.cards), rules.num_players
     _, offset, last = observation_layout(rules)[-1]
     kept = 8 * (k.WIDTH + k.MAX_TRICKS * k.LOG_WIDTH)  # int64 rows and trick logs
@@ -146,13 +153,31 @@ def _int_array(value: object, what: str, shape: tuple[int, ...]) -> Ints:
     """`value` as an int64 array of `shape`, or a StateError saying what is wrong."""
     try:
         array = np.asarray(value)
-    except (TypeError, ValueError, OverflowError):
+    except (*BARE_ERRORS, OverflowError):  # an object's own __array__ may raise anything
         raise StateError(f"{what} must be an array of ints, got {describe(value)}") from None
     if array.dtype.kind not in "iu" and not (array.size == 0 and array.dtype.kind == "f"):
         raise StateError(f"{what} must be an array of ints, got {describe(value)}")
     if array.shape != shape:
         raise StateError(f"{what} must have shape {shape}, got {array.shape}")
+    if array.dtype.kind == "u" and array.size and array.max() > _INT64_MAX:
+        g = int(np.argmax(array > _INT64_MAX))  # an index in the flat array
+        raise StateError(f"{what} must fit in int64, got {int(array.flat[g])}")
     return array.astype(np.int64)
+
+
+_INT64_MAX = np.iinfo(np.int64).max
+
+
+def _integer(value: object, what: str, least: int, most: int | None = None) -> int:
+    """`checked_int`, taking a numpy integer too (an array's entries are; a bool is not)."""
+    if isinstance(value, np.integer):
+        value = int(value)
+    return checked_int(value, what, least, most)
+
+
+def _is_integer(value: object) -> bool:
+    """Whether `value` is one int, a Python or numpy one (a bool is not)."""
+    return isinstance(value, (int, np.integer)) and not isinstance(value, bool)
 
 
 class Batch:
@@ -176,8 +201,8 @@ class Batch:
 
     def __init__(self, rules: Rules | str, size: int) -> None:
         self.rules: Rules = covered_rules(rules)
-        self.size: int = checked_int(size, "size", 1, MAX_GAMES)
-        needed = batch_bytes(self.rules, size)
+        self.size: int = _integer(size, "size", 1, MAX_GAMES)
+        needed = batch_bytes(self.rules, self.size)
         if needed > MAX_BATCH_BYTES:  # refused before a byte is allocated
             most = size * MAX_BATCH_BYTES // needed
             raise StateError(
@@ -244,7 +269,8 @@ class Batch:
                 raise StateError(f"seeds must hold {n} ints, one a game, got {len(seeds)}")
             ids = {card: i for i, card in enumerate(self.rules.cards)}
             for g in np.flatnonzero(chosen).tolist():
-                state = new_game(self.rules, seed=seeds[g], dealer=int(dealt[g]))
+                seed = _integer(seeds[g], f"seeds[{g}]", 0, MAX_SEED)
+                state = new_game(self.rules, seed=seed, dealer=int(dealt[g]))
                 games[g, k.DECK : k.DECK + cards] = [ids[c] for c in state.deal.deck]
         elif decks is not None:
             order = _int_array(decks, "decks", (n, cards))
@@ -256,7 +282,7 @@ class Batch:
                 )
             games[chosen, k.DECK : k.DECK + cards] = order[chosen]
         else:
-            k.seed_rows(games, checked_int(shuffle_seed, "shuffle_seed", 0, MAX_SEED), chosen)
+            k.seed_rows(games, _integer(shuffle_seed, "shuffle_seed", 0, MAX_SEED), chosen)
             k.shuffle_all(games, self._tables, chosen)
         k.deal_all(games, self._tables, dealt, chosen)
         self._games = games
@@ -267,7 +293,7 @@ class Batch:
             return np.ones(self.size, dtype=np.bool_)
         try:
             mask = np.asarray(which)
-        except (TypeError, ValueError):
+        except (*BARE_ERRORS, OverflowError):  # an object's own __array__ may raise anything
             mask = np.zeros(0)
         if mask.dtype != np.bool_ or mask.shape != (self.size,):
             raise StateError(f"which must be {self.size} booleans, got {describe(which)}")
@@ -277,9 +303,8 @@ class Batch:
         seats = self.rules.num_players
         if dealers is None:
             return np.full(self.size, seats - 1, dtype=np.int64)
-        if isinstance(dealers, int) and not isinstance(dealers, bool):
-            checked_int(dealers, "dealer", 0, seats - 1)
-            return np.full(self.size, dealers, dtype=np.int64)
+        if _is_integer(dealers):
+            return np.full(self.size, _integer(dealers, "dealer", 0, seats - 1), dtype=np.int64)
         array = _int_array(dealers, "dealers", (self.size,))
         if array.size and not (array.min() >= 0 and array.max() < seats):
             raise StateError(f"dealers must be seats from 0 to {seats - 1}")
@@ -347,10 +372,10 @@ class Batch:
         Raises:
             StateError: `until` is not a seat, a bad seed, or a bad mask.
         """
-        seat = -1 if until is None else checked_int(until, "until", 0, self.rules.num_players - 1)
+        seat = -1 if until is None else _integer(until, "until", 0, self.rules.num_players - 1)
         chosen = self._which(which)
         if seed is not None:
-            k.seed_rows(self._games, checked_int(seed, "seed", 0, MAX_SEED), chosen)
+            k.seed_rows(self._games, _integer(seed, "seed", 0, MAX_SEED), chosen)
         k.opponents_all(self._games, self._tables, seat, self._logs, chosen)
 
     def observe(self, seats: object) -> npt.NDArray[np.float32]:
@@ -363,8 +388,8 @@ class Batch:
             StateError: a bad seat.
         """
         n = self.rules.num_players
-        if isinstance(seats, int) and not isinstance(seats, bool):
-            seat = np.full(self.size, checked_int(seats, "seat", 0, n - 1), dtype=np.int64)
+        if _is_integer(seats):
+            seat = np.full(self.size, _integer(seats, "seat", 0, n - 1), dtype=np.int64)
         else:
             seat = _int_array(seats, "seats", (self.size,))
             if seat.size and not (seat.min() >= 0 and seat.max() < n):
