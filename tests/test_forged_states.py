@@ -10,6 +10,7 @@ another game (a 4-player hand in a 2-player table, a finished game's tricks in a
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import operator
 import pickle
@@ -273,3 +274,68 @@ def test_junk_inside_a_state_part_is_a_brisca_error_to_its_readers(part: str) ->
                     pass
                 except Exception as error:  # pragma: no cover - the failure being tested for
                     pytest.fail(f"{label} of {part}.{field}={value!r} leaked {error!r}")
+
+
+def _nested(depth: int) -> tuple[object, ...]:
+    trail: tuple[object, ...] = ()
+    for _ in range(depth):
+        trail = (trail, brisca.Play("1O"))
+    return trail
+
+
+@pytest.mark.parametrize("kind", ["nested past the C stack", "one past a hand", "holds itself"])
+def test_a_trail_longer_than_any_hand_is_refused_by_every_reader_of_it(kind: str) -> None:
+    """A hand-built trail is walked with a budget, MAX_DEAL_ACTIONS, at every reader:
+    nested a million deep it made hashing overflow the C stack (a crash) and pickle and
+    deepcopy overflow Python's, and a list that holds itself was followed until memory
+    ran out. Each is a StateError at once, and equality too."""
+    from brisca.game.state import MAX_DEAL_ACTIONS
+
+    state = played("spanish-2p", 3)
+    loop: list[object] = [None, brisca.Play("1O")]
+    loop[0] = loop  # a pair whose earlier trail is itself
+    trail = {
+        "nested past the C stack": lambda: _nested(1_000_000),
+        "one past a hand": lambda: _nested(MAX_DEAL_ACTIONS + 1),
+        "holds itself": lambda: loop,
+    }[kind]()
+    forged = attrs.evolve(state, trail=trail)
+    others = _entry_points(brisca.legal_actions(state)[0])
+    readers: dict[str, Callable[[brisca.State], object]] = {
+        "hash": hash,
+        "equality": lambda s: s == state,
+        "pickle": pickle.dumps,
+        "deepcopy": copy.deepcopy,
+        "history": lambda s: s.history,
+        **{name: others.pop(name) for name in ("dumps", "record_game", "check_state")},
+    }
+    for name, read in readers.items():
+        with pytest.raises(brisca.StateError, match="MAX_DEAL_ACTIONS"):
+            read(forged)
+        assert forged.trail is trail, name
+    for read in others.values():  # they take the trail on without walking it
+        with contextlib.suppress(brisca.BriscaError):
+            read(forged)
+
+
+def test_a_trail_as_long_as_a_hand_still_reads_copies_and_compares() -> None:
+    """The budget is a hand's most actions: a trail of exactly that many is no error to
+    the value's own readers, and equal trails nested alike compare and hash alike."""
+    from brisca.game.state import MAX_DEAL_ACTIONS
+
+    state = played("spanish-2p", 3)
+    longest = attrs.evolve(state, trail=_nested(MAX_DEAL_ACTIONS))
+    assert len(longest.history) == MAX_DEAL_ACTIONS
+    twin = attrs.evolve(state, trail=_nested(MAX_DEAL_ACTIONS))
+    assert longest == twin and hash(longest) == hash(twin) and longest != state
+    assert pickle.loads(pickle.dumps(longest)) == longest == copy.deepcopy(longest)
+
+
+def test_a_state_pickled_with_its_trail_nested_still_loads() -> None:
+    """States pickled before the trail was written flat (a dict of the fields, the trail
+    nested, as attrs pickles them) still load, equal to the state."""
+    state = played("spanish-4p", 6)
+    fields = {f.name: getattr(state, f.name) for f in attrs.fields(brisca.State)}
+    old = object.__new__(brisca.State)
+    old.__setstate__(fields)
+    assert old == state and old.trail is state.trail and old.history == state.history

@@ -155,6 +155,7 @@ from brisca.game.rules import (
     TieRule,
 )
 from brisca.game.state import (
+    MAX_DEAL_ACTIONS,
     ContractResult,
     HandResult,
     Observation,
@@ -194,12 +195,6 @@ HAND_POINTS = 120
 
 #: The most deals a match has room for, replays and void hands included.
 MAX_DEALS = 10_000
-#: The most actions one deal can take under any rules: a play for each card of a 48-card
-#: pack, 2 swaps (the 7 of trumps, then the 2), 4 cantes, a signal and a pass per seat
-#: (at most 6), a black-hand claim, a raise per bid value (220, every card point and
-#: cante; a chiamata auction has fewer: 12 ranks, then points up to 120) and the naming
-#: of the trump.
-MAX_DEAL_ACTIONS = 48 + 2 + 4 + 6 + 6 + 1 + 220 + 1
 #: The most actions a match has room for, every deal's together.
 MAX_ACTIONS = 100_000
 #: The most finished hands a match view (`MatchObservation.hands`) lists: the latest.

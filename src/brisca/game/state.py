@@ -16,7 +16,7 @@ import attrs
 
 from brisca.game.actions import Action
 from brisca.game.cards import Card, Suit
-from brisca.game.errors import BARE_ERRORS, as_brisca_error
+from brisca.game.errors import BARE_ERRORS, BriscaError, StateError, as_brisca_error
 from brisca.game.presets import preset_name
 from brisca.game.rules import (
     FirstLeader,
@@ -49,6 +49,56 @@ Seat = int
 Played = tuple[Seat, Card]
 #: The actions since the deal, newest last, as nested pairs: see `State.trail`.
 Trail = tuple[Any, ...]
+
+#: The most actions one deal can take under any rules: a play for each card of a 48-card
+#: pack, 2 swaps (the 7 of trumps, then the 2), 4 cantes, a signal and a pass per seat
+#: (at most 6), a black-hand claim, a raise per bid value (220, every card point and
+#: cante; a chiamata auction has fewer: 12 ranks, then points up to 120) and the naming
+#: of the trump.
+MAX_DEAL_ACTIONS = 48 + 2 + 4 + 6 + 6 + 1 + 220 + 1
+
+
+def _unwound(trail: object) -> tuple[Any, ...]:
+    """The actions of `trail`, oldest first.
+
+    Raises:
+        StateError: it holds more than `MAX_DEAL_ACTIONS`: a hand-built trail may nest
+            past the C stack, or be a list that holds itself, which a walk without a
+            budget would follow until memory ran out.
+        TypeError, ValueError: it is not a chain of pairs.
+    """
+    found: list[Any] = []
+    while trail:
+        if len(found) == MAX_DEAL_ACTIONS:
+            raise StateError(
+                f"the state's trail holds more than the {MAX_DEAL_ACTIONS} actions "
+                "(MAX_DEAL_ACTIONS) a hand can take"
+            )
+        trail, action = trail  # type: ignore[misc]
+        found.append(action)  # type: ignore[has-type]
+    found.reverse()
+    return tuple(found)
+
+
+class _FlatTrail(tuple):  # type: ignore[type-arg]
+    """A trail's actions, flat, as a pickled `State` holds them."""
+
+    __slots__ = ()
+
+
+_NOT_PAIRS = object()  # marks a hand-built trail that is no chain of pairs, in `_trail_key`
+
+
+def _trail_key(trail: object) -> object:
+    """What equality and hashing compare of a trail: its actions, flat. Nested, a
+    hand-built trail deep enough made hashing overflow the C stack; a bounded walk
+    refuses it with a StateError, and one that is no chain of pairs compares as it is."""
+    try:
+        return _unwound(trail)
+    except BriscaError:  # too long: refused
+        raise
+    except BARE_ERRORS:
+        return (_NOT_PAIRS, trail)
 
 
 class _StateSlots:
@@ -105,6 +155,18 @@ class _StateSlots:
         self.ledger = ledger
         self.trail = trail
         self.__class__ = State
+
+
+# What a pickled State holds, by name (`State.__getstate__`).
+_STATE_FIELDS = tuple(name for name in _StateSlots.__slots__ if name != "__weakref__")
+
+
+def _wound(actions: tuple[Any, ...]) -> Trail:
+    """The trail of `actions`, oldest first: `_unwound`'s inverse."""
+    trail: Trail = ()
+    for action in actions:
+        trail = (trail, action)
+    return trail
 
 
 class _TrickSlots:
@@ -430,7 +492,7 @@ class State(_StateSlots):
     #: The actions taken since the deal as nested pairs, ``(earlier trail, last action)``,
     #: or ``()`` at the deal: a step adds one pair instead of copying a tuple. Read
     #: `history` for the flat tuple.
-    trail: Trail = attrs.field(repr=False)
+    trail: Trail = attrs.field(repr=False, eq=_trail_key)
 
     # Each reader turns what a hand-edited field makes Python raise into a StateError
     # (`as_brisca_error`); a `try` costs nothing until it catches.
@@ -438,15 +500,30 @@ class State(_StateSlots):
     @property
     def history(self) -> tuple[Action, ...]:
         """Every action taken since the deal, in order: with `deal`, the state's whole story."""
-        found: list[Action] = []
-        trail = self.trail
         try:
-            while trail:
-                trail, action = trail
-                found.append(action)
+            return _unwound(self.trail)
         except BARE_ERRORS as error:
             raise as_brisca_error("the state", error) from None
-        return tuple(reversed(found))
+
+    def __getstate__(self) -> dict[str, Any]:
+        """The fields, the trail flat (nested, a hand-built one deep enough would pass
+        pickle's recursion limit), as a `Match` keeps its deals."""
+        fields = {name: getattr(self, name) for name in _STATE_FIELDS}
+        try:
+            fields["trail"] = _FlatTrail(_unwound(self.trail))
+        except BriscaError:  # too long: refused
+            raise
+        except BARE_ERRORS:  # no chain of pairs: kept as it is
+            pass
+        return fields
+
+    def __setstate__(self, fields: dict[str, Any]) -> None:
+        # A pickle of an earlier release holds the trail nested: taken as it is.
+        trail = fields.get("trail")
+        if type(trail) is _FlatTrail:
+            fields = {**fields, "trail": _wound(trail)}
+        for name, value in fields.items():
+            object.__setattr__(self, name, value)
 
     @property
     def seed(self) -> int | None:
