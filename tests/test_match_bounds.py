@@ -364,3 +364,18 @@ def test_a_long_match_and_its_view_pickle_copy_and_compare(long_void: dict[int, 
     assert pickle.loads(pickle.dumps(view)) == view
     assert m != long_void[1000] and attrs.evolve(m, stake=2) != m
     assert attrs.evolve(m, seed=m.seed) == m
+
+
+def test_new_match_reads_endless_decks_one_past_their_bounds() -> None:
+    """decks is read one deck past MAX_DEALS at most, and each deck one card past the
+    pack: endless iterables are refused at once, where they were read until memory
+    ran out."""
+    import itertools
+
+    pack = SUBASTADA.cards
+    with pytest.raises(brisca.StateError, match="MAX_DEALS"):
+        new_match(SUBASTADA, decks=itertools.repeat(pack))
+    with pytest.raises(brisca.StateError, match=r"decks\[0\].*more than 40"):
+        new_match(SUBASTADA, decks=[itertools.cycle(pack)])
+    with pytest.raises(brisca.StateError, match=r"decks\[1\].*twice"):
+        new_match(SUBASTADA, decks=[pack, (pack[0],) * len(pack)])

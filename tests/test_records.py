@@ -52,7 +52,8 @@ _TYPES = {
 _KNOWN_KEYWORDS = {
     "$schema", "$id", "$defs", "$ref", "title", "description", "type", "const", "enum",
     "properties", "required", "additionalProperties", "items", "minimum", "maximum",
-    "minLength", "pattern", "oneOf", "not", "uniqueItems",
+    "minLength", "pattern", "oneOf", "not", "uniqueItems", "minItems", "maxItems",
+    "maxProperties",
 }  # fmt: skip
 
 
@@ -86,7 +87,11 @@ def schema_errors(schema: dict[str, Any], value: Any, root: dict[str, Any]) -> l
                 errors.append(f"unexpected {key!r}")
             elif isinstance(schema.get("additionalProperties"), dict):
                 errors += schema_errors(schema["additionalProperties"], item, root)
+    if isinstance(value, dict) and len(value) > schema.get("maxProperties", len(value)):
+        errors.append(f"more than {schema['maxProperties']} properties")
     if isinstance(value, list):
+        if not schema.get("minItems", 0) <= len(value) <= schema.get("maxItems", len(value)):
+            errors.append(f"{len(value)} items, outside the bounds")
         if "items" in schema:
             for item in value:
                 errors += schema_errors(schema["items"], item, root)
@@ -449,3 +454,91 @@ def test_replay_of_a_stacked_deal() -> None:
     assert record.deck[:2] == (brisca.Card.parse("1O"), brisca.Card.parse("2C"))
     assert list(records.replay(record))[-1] == after
     assert record.result is None
+
+
+# The constructor reads a bounded amount and accepts only what dumps can write.
+
+
+def _endless() -> dict[str, Any]:
+    import itertools
+
+    return {
+        "actions": itertools.repeat("1O"),
+        "deck": itertools.cycle(brisca.preset("spanish-2p").cards),
+        "players": itertools.repeat("Ana"),
+        "tags": ((f"t{k}", "v") for k in itertools.count()),
+    }
+
+
+@pytest.mark.parametrize("field", ["actions", "deck", "players", "tags"])
+def test_a_record_reads_an_endless_iterable_one_past_its_bound(field: str) -> None:
+    """Each sequence a GameRecord takes is read one item past its bound at most
+    (MAX_DEAL_ACTIONS actions, the largest pack, six players, MAX_TAGS tags): an
+    endless iterable is refused at once, where it had been read until memory ran out."""
+    rules = brisca.preset("spanish-2p")
+    given: dict[str, Any] = {"seed": 1, "actions": ()}
+    if field == "deck":
+        given.pop("seed")
+    given[field] = _endless()[field]
+    with pytest.raises(brisca.BriscaError):
+        GameRecord(rules, 1, **given)
+    with pytest.raises(brisca.NotationError):
+        RecordedResult(iter(int, 1), None)  # zeros for ever
+
+
+@pytest.mark.parametrize(
+    ("fields", "words"),
+    [
+        ({"seed": 2**1024}, "seed"),
+        ({"seed": 10**5000}, "seed"),
+        ({"hand_number": 2**31}, "hand_number"),
+        ({"hand_number": 10**5000}, "hand_number"),
+        ({"seed": None, "deck": ["1O"]}, "deck has 1 cards"),
+        ({"seed": None, "deck": ["1O"] * 40}, "twice"),
+        ({"result": "points 10**5000"}, "points"),
+        ({"result": "winner 10**5000"}, "winner"),
+        ({"result": "winner 2"}, "winner"),
+        ({"result": "no sides"}, "sides"),
+    ],
+)
+def test_a_record_refuses_what_its_writer_could_not_write_or_its_reader_read(
+    fields: dict[str, Any], words: str
+) -> None:
+    """Numbers past what the formats hold (a seed past MAX_SEED, a hand number past
+    MAX_HAND_NUMBER, points past MAX_POINTS, a winner that is no side) and decks that
+    are no order of the pack are refused by the constructor, as the reader refuses
+    them: ``dumps`` had let a bare ValueError out of numbers of 5,000 digits."""
+    rules = brisca.preset("spanish-2p")
+    results = {
+        "points 10**5000": lambda: RecordedResult((10**5000, 0), 0),
+        "winner 10**5000": lambda: RecordedResult((60, 60), 10**5000),
+        "winner 2": lambda: RecordedResult((60, 60), 2),
+        "no sides": lambda: RecordedResult((), None),
+    }
+    with pytest.raises(brisca.BriscaError, match=words):
+        if "result" in fields:
+            results[fields["result"]]()
+        else:
+            GameRecord(rules, 1, (), **{"seed": 1, **fields})
+
+
+def test_the_largest_record_values_are_written_and_read_back() -> None:
+    """At their bounds, the values a record takes are written, conform to the schema and
+    read back: the bounds are the reader's."""
+    rules = brisca.preset("spanish-2p")
+    from brisca.game.engine import MAX_HAND_NUMBER
+    from brisca.game.rng import MAX_SEED
+
+    record = GameRecord(
+        rules,
+        1,
+        (),
+        seed=MAX_SEED,
+        hand_number=MAX_HAND_NUMBER,
+        tags={f"t{k}": "v" for k in range(records.MAX_TAGS)},
+    )
+    text = records.dumps(record)
+    assert conforms(json.loads(text))
+    assert records.loads(text) == record
+    assert not conforms({**json.loads(text), "seed": MAX_SEED + 1})
+    assert RecordedResult((records.MAX_POINTS,) * 6, 5).points[5] == records.MAX_POINTS

@@ -53,7 +53,10 @@ tie. Readers must refuse another ``format`` or a ``version`` they do not know.
 
 **Bounds.** A record is one hand, so it holds at most
 :data:`brisca.game.match.MAX_DEAL_ACTIONS` actions, the most any rules let one
-hand take (a long auction in one-point steps); every string in it must be
+hand take (a long auction in one-point steps), a seed up to ``2**1024 - 1``, a
+hand number up to ``2**31 - 1``, at most six players and sides, `MAX_POINTS`
+card points a side and `MAX_TAGS` tags; the constructor reads any iterable one
+item past its bound at most, and refuses what the reader would. Every string in it must be
 Unicode text, which UTF-8 can write; its text is read by
 :func:`brisca.game.jsonio.parse`, at most ``MAX_TEXT`` long. Reading and
 validating cost time linear in the text: on the development machine at most
@@ -64,6 +67,7 @@ about 0.4 s per MiB for junk of any shape (``benchmarks/loading.py --readers
 from __future__ import annotations
 
 import contextlib
+import itertools
 import json
 import typing
 from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -74,7 +78,7 @@ import attrs
 
 from brisca.game.actions import Action, parse_action, parse_actions
 from brisca.game.cards import Card
-from brisca.game.engine import apply, new_game, result
+from brisca.game.engine import MAX_HAND_NUMBER, apply, checked_deck, new_game, result
 from brisca.game.errors import (
     BARE_ERRORS,
     BriscaError,
@@ -83,6 +87,7 @@ from brisca.game.errors import (
     RulesError,
     StateError,
     as_state_error,
+    checked_int,
     describe,
 )
 from brisca.game.jsonio import Fields, only_strings, parse, plain_json, refuse_lone_surrogates
@@ -95,6 +100,7 @@ from brisca.game.presets import (
     rules_to_dict,
     unknown_preset,
 )
+from brisca.game.rng import MAX_SEED
 from brisca.game.rules import Rules
 from brisca.game.state import State
 
@@ -118,6 +124,14 @@ __all__ = [
     "rules_from_dict",
     "validate",
 ]
+
+#: The most tags a record holds.
+MAX_TAGS = 1000
+#: The most card points a recorded side may hold: every card point and cante of a hand,
+#: and room to spare.
+MAX_POINTS = 1000
+#: The most seats, and so sides, of any rules.
+MAX_PLAYERS = 6
 
 #: The ``"format"`` of every game record.
 FORMAT = "brisca-record"
@@ -148,13 +162,18 @@ def _too_many(count: int) -> None:
         )
 
 
+def _taken(items: Iterable[Any], most: int) -> tuple[Any, ...]:
+    """`items`, one past `most` at most: an endless iterable is cut, not followed."""
+    return tuple(itertools.islice(items, most + 1))
+
+
 def _actions(value: object) -> tuple[str, ...]:
     if (type(value) is list or type(value) is tuple) and only_strings(value):  # as JSON gives
         _too_many(len(value))
         return tuple(value)
     if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
         raise NotationError(f"actions must be a sequence of actions, got {describe(value)}")
-    items = tuple(value)
+    items = _taken(value, MAX_DEAL_ACTIONS)
     _too_many(len(items))
     return tuple(_action_text(a) for a in items)
 
@@ -164,13 +183,14 @@ def _deck(value: object) -> tuple[Card, ...] | None:
         return None
     if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
         raise NotationError(f"deck must be a sequence of cards, got {describe(value)}")
-    return tuple(c if isinstance(c, Card) else Card.parse(c) for c in value)
+    # The largest pack's cards and one more at most: the rules' own pack is checked after.
+    return tuple(c if isinstance(c, Card) else Card.parse(c) for c in _taken(value, 48))
 
 
 def _strings(value: object) -> tuple[str, ...]:
     if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
         raise NotationError(f"players must be a sequence of names, got {describe(value)}")
-    names = tuple(value)
+    names = _taken(value, MAX_PLAYERS)
     if not all(isinstance(n, str) for n in names):
         raise NotationError(f"players' names must be strings, got {describe(names)}")
     return names
@@ -181,7 +201,9 @@ def _tags(value: object) -> tuple[tuple[str, str], ...]:
     if isinstance(items, (str, bytes)) or not isinstance(items, Iterable):
         raise NotationError(f"tags must map names to strings, got {describe(value)}")
     pairs = []
-    for item in items:
+    for k, item in enumerate(items):
+        if k == MAX_TAGS:
+            raise NotationError(f"a record holds at most {MAX_TAGS} tags (MAX_TAGS)")
         if not (
             isinstance(item, tuple)
             and len(item) == 2
@@ -205,15 +227,22 @@ def _optional_text(name: str) -> Any:
 def _points(value: object) -> tuple[int, ...]:
     if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
         raise NotationError(f"result points must be a sequence of ints, got {describe(value)}")
-    points = tuple(value)
-    if not all(_is_int(p) for p in points):
-        raise NotationError(f"result points must be ints, got {describe(points)}")
+    points = _taken(value, MAX_PLAYERS)  # a side a seat at most
+    if not all(_is_int(p) and 0 <= p <= MAX_POINTS for p in points):
+        raise NotationError(
+            f"result points must be ints from 0 to {MAX_POINTS}, got {describe(points)}"
+        )
+    if not points or len(points) > MAX_PLAYERS:
+        raise NotationError(f"result points are 1 to {MAX_PLAYERS} sides', got {len(points)}")
     return points
 
 
-def _winner(instance: object, attribute: attrs.Attribute[Any], value: Any) -> None:
-    if value is not None and not _is_int(value):
-        raise NotationError(f"result winner must be a side's index or None, got {describe(value)}")
+def _winner(instance: RecordedResult, attribute: attrs.Attribute[Any], value: Any) -> None:
+    if value is not None and not (_is_int(value) and 0 <= value < len(instance.points)):
+        raise NotationError(
+            f"result winner must be the index of one of the {len(instance.points)} sides, "
+            f"or None, got {describe(value)}"
+        )
 
 
 @attrs.frozen
@@ -291,12 +320,11 @@ class GameRecord:
             )
         if (self.seed is None) == (self.deck is None):
             raise NotationError("a record gives either a seed or a deck, not both or neither")
-        if self.seed is not None and (not _is_int(self.seed) or self.seed < 0):
-            raise NotationError(f"seed must be a non-negative int, got {describe(self.seed)}")
-        if not _is_int(self.hand_number) or self.hand_number < 0:
-            raise NotationError(
-                f"hand_number must be a non-negative int, got {describe(self.hand_number)}"
-            )
+        if self.seed is not None:
+            checked_int(self.seed, "seed", 0, MAX_SEED, error=NotationError)
+        checked_int(self.hand_number, "hand_number", 0, MAX_HAND_NUMBER, error=NotationError)
+        if self.deck is not None:  # what the deal takes, checked now: it is written as it is
+            checked_deck(self.deck, self.rules.cards)
         if self.players and len(self.players) != n:
             raise NotationError(f"players names {len(self.players)} seats; the rules have {n}")
         # Text a UTF-8 file cannot hold would make a record that cannot be written.

@@ -122,7 +122,7 @@ def new_game(
     if deck is not None:
         if seed is not None:
             raise StateError("give a seed or a deck, not both")
-        order = _checked_deck(deck, pack)
+        order = checked_deck(deck, pack)
     else:
         seed = checked_seed(seed)
         order = Generator(seed).shuffle(pack)
@@ -168,7 +168,13 @@ def checked_seed(seed: object) -> int:
     return checked_int(seed, "seed", 0, MAX_SEED)
 
 
-def _checked_deck(deck: Iterable[Card | str], pack: tuple[Card, ...]) -> list[Card]:
+def checked_deck(deck: object, pack: tuple[Card, ...]) -> list[Card]:
+    """`deck` read as an order of the cards of `pack`, each once.
+
+    Raises:
+        StateError: it is no such order (read one card past the pack at most).
+        NotationError: a card cannot be read.
+    """
     if isinstance(deck, (str, bytes)) or not isinstance(deck, Iterable):
         raise StateError(f"deck must be a sequence of cards, got {describe(deck)}")
     # Read one card past the pack at most: an endless iterable is refused, not followed.

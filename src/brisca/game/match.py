@@ -114,6 +114,7 @@ not replays the seat sitting out always changes, under either rotation.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterable, Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, cast
@@ -125,6 +126,7 @@ from brisca.game.cards import Card
 from brisca.game.engine import (
     Playable,
     apply,
+    checked_deck,
     checked_rules,
     checked_seed,
     is_legal,
@@ -662,11 +664,6 @@ def new_match(
     n = rules.num_players
     seed = checked_seed(seed)
     orders = None if decks is None else _checked_decks(decks, rules.cards)
-    if orders is not None and len(orders) > MAX_DEALS:
-        raise StateError(
-            f"decks lists {len(orders)} deck orders; a match has room for {MAX_DEALS} deals "
-            "(MAX_DEALS)"
-        )
     if dealer is not None and (type(dealer) is not int or not 0 <= dealer < n):
         raise StateError(f"dealer must be a seat from 0 to {n - 1}, got {describe(dealer)}")
     agreed = dealer is not None
@@ -700,16 +697,23 @@ def _checked_decks(
     if isinstance(decks, (str, bytes)) or not isinstance(decks, Iterable):
         raise StateError(f"decks must be a sequence of deck orders, got {describe(decks)}")
     orders = []
-    for k, deck in enumerate(decks):
+    # One deck past the most deals at most, each read one card past the pack at most: an
+    # endless iterable is refused, not followed.
+    for k, deck in enumerate(itertools.islice(decks, MAX_DEALS + 1)):
+        if k == MAX_DEALS:
+            raise StateError(
+                f"decks lists more than {MAX_DEALS} deck orders; a match has room for "
+                f"{MAX_DEALS} deals (MAX_DEALS)"
+            )
         if isinstance(deck, (str, bytes)) or not isinstance(deck, Iterable):
             raise StateError(f"decks[{k}] must be a sequence of cards, got {describe(deck)}")
-        order = tuple(c if isinstance(c, Card) else Card.parse(c) for c in deck)
-        if len(order) != len(pack) or set(order) != set(pack):
+        try:
+            orders.append(tuple(checked_deck(deck, pack)))
+        except StateError as error:
             raise StateError(
-                f"decks[{k}] is not an order of this pack: it must hold each of its "
-                f"{len(pack)} cards once"
-            )
-        orders.append(order)
+                f"decks[{k}] is not an order of this pack ({error}): it must hold each of "
+                f"its {len(pack)} cards once"
+            ) from None
     if not orders:
         raise StateError("decks is empty: give one deck order per deal")
     return tuple(orders)
