@@ -82,6 +82,31 @@ def test_junk_in_any_field_of_a_state_is_a_brisca_error(name: str, field: str) -
             _assert_refused_or_served(forged, action)
 
 
+class _Incomparable:
+    """A value whose comparisons raise, as a broken or hostile one's may."""
+
+    def __eq__(self, other: object) -> bool:
+        raise TypeError("no comparing me")
+
+    def __hash__(self) -> int:
+        raise ValueError("no hashing me")
+
+
+@pytest.mark.parametrize("field", FIELDS)
+def test_values_that_refuse_comparison_in_any_field_are_a_brisca_error(field: str) -> None:
+    """A field holding a value whose == or hash raises, or a numpy array (whose == gives
+    no bool), is a BriscaError at every entry point: check_state's last comparison of
+    the state with its replay had let the bare error out."""
+    import numpy as np
+
+    state = played("spanish-4p", 5)
+    action = brisca.legal_actions(state)[0]
+    for value in (_Incomparable(), np.array([1, 2]), np.int64(1)):
+        forged = _forged(state, field, value)
+        if forged is not None:
+            _assert_refused_or_served(forged, action)
+
+
 # Donors: real values from other games, so each forgery is well typed but contradicts the rest.
 _DONORS = [
     played(name, moves, seed) for name in PRESETS for moves, seed in ((0, 1), (9, 2), (99, 4))
