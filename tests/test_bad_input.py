@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import copy
 import json
+from typing import Any
 
 import attrs
 import pytest
@@ -599,3 +600,78 @@ def test_an_endless_deck_is_refused_after_one_card_past_the_pack() -> None:
         brisca.new_game("spanish-2p", deck=itertools.repeat("1O"))
     with pytest.raises(StateError, match="deck has 39 cards"):
         brisca.new_game("spanish-2p", deck=list(brisca.preset("spanish-2p").cards)[:39])
+
+
+# Text given as a str subclass (numpy's, or one whose own methods raise) is read as the
+# plain text it holds, at every reader of text.
+
+
+class _HostileText(str):
+    """A str whose own hash, == and methods raise, as a hostile subclass's may."""
+
+    def __hash__(self) -> int:
+        raise ValueError("no hashing me")
+
+    def __eq__(self, other: object) -> bool:
+        raise IndexError("no comparing me")
+
+    def strip(self, chars: str | None = None) -> str:
+        raise KeyError("no stripping me")
+
+    def upper(self) -> str:
+        raise AttributeError("no upper case")
+
+
+def _readers_of_text() -> dict[str, tuple[str, Any]]:
+    """Each reader of text, by name: the plain text it reads, and how to read it."""
+    state = brisca.new_game(brisca.preset("spanish-2p"), seed=7)
+    return {
+        "preset": ("spanish-2p", brisca.preset),
+        "new_game": ("spanish-2p", lambda t: brisca.new_game(t, seed=1)),
+        "new_match": ("spanish-2p", lambda t: brisca.new_match(t, seed=1)),
+        "rules_from_dict": ("spanish-2p", lambda t: brisca.rules_from_dict({"preset": t})),
+        "rules_to_dict": (
+            "spanish-2p",
+            lambda t: brisca.rules_to_dict(brisca.preset("spanish-2p"), t),
+        ),
+        "Rules(deck=)": ("spanish48", lambda t: brisca.Rules(deck=t)),
+        "Card.parse": ("2O", brisca.Card.parse),
+        "parse_action": ("2O", brisca.parse_action),
+        "apply": ("2O", lambda t: brisca.apply(state, t)),
+        "step": ("2O", lambda t: brisca.step(state, t)),
+        "is_legal": ("2O", lambda t: brisca.is_legal(state, t)),
+        "refusal": ("2O", lambda t: brisca.refusal(state, t)),
+    }
+
+
+@pytest.mark.parametrize("reader", list(_readers_of_text()))
+@pytest.mark.parametrize("kind", ["numpy", "hostile"])
+def test_text_of_a_str_subclass_reads_as_its_plain_text(reader: str, kind: str) -> None:
+    """A numpy string, and a str subclass whose hash, ==, strip and upper raise, give what
+    the same plain text gives: the engine had refused numpy's notation as no action,
+    and the hostile one's errors had come out bare from preset and Rules."""
+    import numpy as np
+
+    plain, read = _readers_of_text()[reader]
+    given = np.str_(plain) if kind == "numpy" else _HostileText(plain)
+    assert read(given) == read(plain)
+
+
+def test_signals_hold_plain_text_and_cards_exact_ranks() -> None:
+    """A Signal keeps the plain text of its name; a Card's rank must be an int, not True
+    or 1.0, which hash as 1; preset_name takes only Rules."""
+    from brisca.game.actions import Signal
+
+    assert type(Signal(_HostileText("wink")).name) is str
+    assert Signal(_HostileText("wink")) == Signal("wink")
+    for rank in (True, 1.0, 3 + 0j):
+        with pytest.raises(NotationError, match="rank must be an int"):
+            brisca.Card(rank, brisca.Suit.OROS)  # type: ignore[arg-type]
+    with pytest.raises(RulesError, match="Rules"):
+        brisca.preset_name("spanish-2p")  # type: ignore[arg-type]
+    import numpy as np
+
+    assert (
+        brisca.Rules(removed_cards=np.array(["2B", "2O"])).removed_cards
+        == brisca.Rules(removed_cards=["2B", "2O"]).removed_cards
+    )

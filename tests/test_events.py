@@ -272,3 +272,21 @@ def test_the_quiet_play_shortcut_tells_what_the_full_step_tells(name: str) -> No
                 quiet += len(log) == 1
             state = brisca.apply(state, action)
     assert quiet > 0
+
+
+def test_an_endless_iterable_of_events_is_refused_not_followed() -> None:
+    """events_for and narrate read an iterable that is not a list or tuple one event
+    past MAX_EVENTS at most, where an endless one had been followed until memory ran
+    out; a step's own tuple is read as it is."""
+    import itertools
+
+    from brisca.formats.text import narrate
+    from brisca.game.events import MAX_EVENTS, events_for
+
+    after, happened = brisca.step(brisca.new_game(brisca.preset("spanish-2p"), seed=7), "2O")
+    assert events_for(1, iter(happened)) == events_for(1, happened)
+    for read in (lambda e: events_for(0, e), lambda e: narrate(after, e)):
+        with pytest.raises(brisca.StateError, match="MAX_EVENTS"):
+            read(itertools.repeat(happened[0]))
+        with pytest.raises(brisca.StateError, match="MAX_EVENTS"):
+            read(itertools.repeat(happened[0], MAX_EVENTS + 1))

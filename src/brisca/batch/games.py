@@ -10,6 +10,7 @@ import numpy.typing as npt
 import brisca.batch.kernel as k
 from brisca.agents.encoding import action_space
 from brisca.batch.tables import Tables, covered_rules, kernel_tables
+from brisca.game import rng
 from brisca.game.actions import Action
 from brisca.game.cards import Card
 from brisca.game.engine import new_game
@@ -269,7 +270,7 @@ class Batch:
                 raise StateError(f"seeds must hold {n} ints, one a game, got {len(seeds)}")
             ids = {card: i for i, card in enumerate(self.rules.cards)}
             for g in np.flatnonzero(chosen).tolist():
-                seed = _integer(seeds[g], f"seeds[{g}]", 0, MAX_SEED)
+                seed = _integer(seeds[g], f"seeds[{g}]", 0, rng.MAX_SEED)  # the library's
                 state = new_game(self.rules, seed=seed, dealer=int(dealt[g]))
                 games[g, k.DECK : k.DECK + cards] = [ids[c] for c in state.deal.deck]
         elif decks is not None:

@@ -320,9 +320,16 @@ class GameRecord:
             )
         if (self.seed is None) == (self.deck is None):
             raise NotationError("a record gives either a seed or a deck, not both or neither")
+        # Not a count: a NotationError; past the deal's bounds, its StateError.
         if self.seed is not None:
-            checked_int(self.seed, "seed", 0, MAX_SEED, error=NotationError)
-        checked_int(self.hand_number, "hand_number", 0, MAX_HAND_NUMBER, error=NotationError)
+            if not _is_int(self.seed) or self.seed < 0:
+                raise NotationError(f"seed must be a non-negative int, got {describe(self.seed)}")
+            checked_int(self.seed, "seed", 0, MAX_SEED)
+        if not _is_int(self.hand_number) or self.hand_number < 0:
+            raise NotationError(
+                f"hand_number must be a non-negative int, got {describe(self.hand_number)}"
+            )
+        checked_int(self.hand_number, "hand_number", 0, MAX_HAND_NUMBER)
         if self.deck is not None:  # what the deal takes, checked now: it is written as it is
             checked_deck(self.deck, self.rules.cards)
         if self.players and len(self.players) != n:

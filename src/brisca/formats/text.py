@@ -58,6 +58,7 @@ from brisca.game.events import (
     Swapped,
     TrickWon,
     TrumpRevealed,
+    bounded_events,
     events_for,
 )
 from brisca.game.match import HandRecord, MatchObservation, MatchResult
@@ -631,9 +632,8 @@ def narrate(
             event names a trick `after` does not have, or either is inconsistent.
     """
     checked_type(after, State)
-    if isinstance(events, (str, bytes)) or not isinstance(events, Iterable):
-        raise StateError(f"expected brisca events, got {describe(events)}")
-    seen = tuple(events)
+    with as_state_error("the events"):
+        seen = tuple(bounded_events(events))
     if not all(isinstance(event, Event) for event in seen):
         raise StateError("expected brisca events")
     _check_you(you)

@@ -22,7 +22,14 @@ from typing import Any, ClassVar, TypeAlias, Union
 import attrs
 
 from brisca.game.cards import RANKS, Card, DeckKind, Suit, deck_cards
-from brisca.game.errors import BARE_ERRORS, BriscaError, NotationError, checked_int, describe
+from brisca.game.errors import (
+    BARE_ERRORS,
+    BriscaError,
+    NotationError,
+    checked_int,
+    describe,
+    plain_text,
+)
 
 __all__ = [
     "ACTION_TYPES",
@@ -132,11 +139,12 @@ SIGNAL_NAMES = ("lip_bite", "shoulder", "wink", "head_shake", "lips", "eyes_up")
 
 
 def _signal_name(value: object) -> str:
-    if not isinstance(value, str) or value not in SIGNAL_NAMES:
+    name = plain_text(value) if isinstance(value, str) else None
+    if name not in SIGNAL_NAMES:
         raise NotationError(
             f"{describe(value)} is no signal; the signals are {', '.join(SIGNAL_NAMES)}"
         )
-    return value
+    return name
 
 
 @attrs.frozen
@@ -370,7 +378,9 @@ def parse_action(text: str) -> Action:
     Raises:
         NotationError: the text is no action.
     """
-    if type(text) is str:  # not a subclass, whose hash or equality could differ
+    if type(text) is not str and isinstance(text, str):  # read as the plain text it holds
+        text = plain_text(text)
+    if type(text) is str:
         known = _READ.get(text)
         if known is not None:
             return known

@@ -12,7 +12,7 @@ import functools
 import re
 import unicodedata
 
-from brisca.game.errors import NotationError, describe
+from brisca.game.errors import NotationError, describe, plain_text
 from brisca.game.option import Option
 
 __all__ = [
@@ -105,13 +105,14 @@ class Card:
     code: str
 
     def __new__(cls, rank: int, suit: Suit) -> Card:
-        try:
-            return _CARDS[rank, suit]
-        except (KeyError, TypeError):
+        # Exact types: True and 1.0 hash and compare as 1.
+        card = _CARDS.get((rank, suit)) if type(rank) is int and type(suit) is Suit else None
+        if card is None:
             raise NotationError(
                 f"no such card: rank must be an int in 1..12 and suit a brisca.Suit, "
                 f"got {describe(rank)}, {describe(suit)}"
-            ) from None
+            )
+        return card
 
     @classmethod
     def _make(cls, rank: int, suit: Suit) -> Card:
@@ -175,6 +176,7 @@ class Card:
         """
         if not isinstance(text, str):
             raise NotationError(f"a card must be given as text, got {describe(text)}")
+        text = plain_text(text)
         found = _BY_TEXT.get(text.strip().upper())
         if found is not None:
             return found

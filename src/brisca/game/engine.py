@@ -386,7 +386,7 @@ def refusal(state: State, action: object) -> str | None:
     try:
         plan = _plan_of(state.seating)
         reason = _refusal(state, action, plan)
-        if reason is not None and type(action) is str:  # notation: read it, then judge it
+        if reason is not None and isinstance(action, str):  # notation: read it, then judge it
             try:
                 return _refusal(state, parse_action(action), plan)
             except NotationError as error:
@@ -498,7 +498,7 @@ def is_legal(state: State | Playable[Any, Any], action: Action | str) -> bool:
         plan = _plan_of(state.seating)
         if _refusal(state, action, plan) is None:
             return True
-        if type(action) is str:  # notation: read it, then judge it
+        if isinstance(action, str):  # notation: read it, then judge it
             try:
                 return _refusal(state, parse_action(action), plan) is None
             except NotationError:
@@ -533,7 +533,7 @@ def apply(state: State | P, action: Action | str) -> State | P:
         plan: _Plan = state.seating.plan or _plan(state.seating.rules)  # hand-built: no plan
         reason = _refusal(state, action, plan)
         if reason is not None:
-            if type(action) is str:  # notation, off the hot path: read it, then apply it
+            if isinstance(action, str):  # notation, off the hot path: read it, then apply it
                 return apply(state, parse_action(action))
             raise IllegalActionError(reason)
         if type(action) is Play:
@@ -567,7 +567,7 @@ def step(state: State | P, action: Action | str) -> tuple[State | P, tuple[Event
         plan: _Plan = table.plan or _plan(table.rules)  # hand-built: no plan
         reason = _refusal(state, action, plan)
         if reason is not None:
-            if type(action) is str:  # notation: read it, then take the step
+            if isinstance(action, str):  # notation: read it, then take the step
                 return step(state, parse_action(action))
             raise IllegalActionError(reason)
         if type(action) is not Play:

@@ -26,6 +26,7 @@ __all__ = [
     "checked_type",
     "describe",
     "int_range",
+    "plain_text",
 ]
 
 
@@ -69,6 +70,17 @@ _SAFE_MODULES = frozenset(
 )
 _SCALARS = (type(None), bool, float, complex, str, bytes, bytearray)
 _CONTAINERS: dict[type, str] = {list: "[]", tuple: "()", set: "{}", frozenset: "{}", dict: "{}"}
+
+
+def plain_text(value: str) -> str:
+    """`value`, a str, as an exact str: a subclass's own hash, ``==`` or methods (a numpy
+    string's, a hostile one's) are never run on it, nor kept in a value.
+
+    >>> import numpy
+    >>> type(plain_text(numpy.str_("2O")))
+    <class 'str'>
+    """
+    return value if type(value) is str else str.__str__(value)
 
 
 def describe(value: object, limit: int = QUOTE_LIMIT, *, typed: bool = True) -> str:

@@ -27,6 +27,7 @@ to each client; :meth:`Event.to_dict` makes them JSON-ready.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterable
 from typing import Any
@@ -212,24 +213,44 @@ class HandEnded(Event):
     void: bool = False
 
 
+#: The most events a reader takes from an iterable that is not a list or tuple: more than
+#: a whole match makes, so that an endless one is refused rather than followed.
+MAX_EVENTS = 2**21
+
+
+def bounded_events(events: Iterable[Event]) -> tuple[Event, ...] | list[Event]:
+    """`events` as a tuple or list, read one past `MAX_EVENTS` at most.
+
+    Raises:
+        StateError: it holds more, or is not iterable.
+        TypeError, ValueError: iterating it raised them.
+    """
+    if type(events) is tuple or type(events) is list:  # what step gives: finite
+        return events
+    if isinstance(events, (str, bytes)) or not isinstance(events, Iterable):
+        raise StateError(f"expected brisca events, got {describe(events)}")
+    taken = tuple(itertools.islice(events, MAX_EVENTS + 1))
+    if len(taken) > MAX_EVENTS:
+        raise StateError(f"more than {MAX_EVENTS} events (MAX_EVENTS)")
+    return taken
+
+
 def events_for(seat: Seat, events: Iterable[Event]) -> tuple[Event, ...]:
     """The events as `seat` sees them, leaving out those it does not see at all.
 
     Raises:
-        StateError: `seat` is not a seat, `events` is not an iterable of events, or an
-            event is self-contradictory.
+        StateError: `seat` is not a seat, `events` is not an iterable of events (or
+            holds more than `MAX_EVENTS`), or an event is self-contradictory.
     """
     _check_seat(seat)
     seen = []
-    try:  # no check before the loop: this runs for every seat after every move
-        for event in events:
+    try:  # no check before the loop but its budget: this runs for every seat after every move
+        for event in bounded_events(events):
             if not isinstance(event, Event):
                 raise StateError(f"expected brisca events, got {describe(event)}")
             view = event.view(seat)
             if view is not None:
                 seen.append(view)
     except BARE_ERRORS as error:
-        if not isinstance(events, Iterable):
-            raise StateError(f"expected brisca events, got {describe(events)}") from None
         raise as_brisca_error("an event", error) from None
     return tuple(seen)

@@ -11,7 +11,7 @@ import enum
 import re
 from typing import Any
 
-from brisca.game.errors import RulesError, describe
+from brisca.game.errors import BARE_ERRORS, RulesError, describe, plain_text
 
 __all__ = ["Option"]
 
@@ -26,9 +26,11 @@ class _OptionType(enum.EnumMeta):
             return super().__call__(value, *args, **kwargs)
         if isinstance(value, cls):
             return value
+        if isinstance(value, str):
+            value = plain_text(value)
         try:
             return cls._value2member_map_[value]
-        except (KeyError, TypeError):  # not a value, or unhashable
+        except BARE_ERRORS:  # not a value, unhashable, or a hash or == that raises
             choices = ", ".join(repr(m.value) for m in cls._member_map_.values())
             name = cls.option_name()  # type: ignore[attr-defined]
             raise RulesError(f"{name} must be one of {choices}, got {describe(value)}") from None

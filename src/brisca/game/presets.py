@@ -14,7 +14,7 @@ from typing import Any
 
 import attrs
 
-from brisca.game.errors import BriscaError, RulesError, describe
+from brisca.game.errors import BARE_ERRORS, BriscaError, RulesError, describe, plain_text
 from brisca.game.jsonio import Fields, plain_json
 from brisca.game.rules import SWAP_BUNDLES, Rules
 
@@ -127,11 +127,13 @@ def preset(name: str) -> Rules:
     Raises:
         RulesError: no preset has that name.
     """
+    if isinstance(name, str):
+        name = plain_text(name)
     try:
         return PRESETS[name]
-    except (KeyError, TypeError):
+    except BARE_ERRORS:  # not a name, unhashable, or a hash or == that raises
         pass
-    close = difflib.get_close_matches(name, PRESETS, n=3) if isinstance(name, str) else []
+    close = difflib.get_close_matches(name, PRESETS, n=3) if type(name) is str else []
     hint = f"did you mean {', '.join(close)}? " if close else ""
     raise RulesError(f"unknown preset {describe(name)}; {hint}brisca.PRESETS lists them all")
 
@@ -142,7 +144,12 @@ def preset_name(rules: Rules) -> str | None:
 
     >>> preset_name(preset("arrastre-2p")), preset_name(Rules(match_target=7))
     ('arrastre-2p', None)
+
+    Raises:
+        RulesError: `rules` is not a Rules.
     """
+    if not isinstance(rules, Rules):
+        raise RulesError(f"expected a brisca.Rules, got {describe(rules)}")
     return next((name for name, value in PRESETS.items() if value == rules), None)
 
 
@@ -180,6 +187,7 @@ def rules_to_dict(rules: Rules, against: str | None = None) -> dict[str, Any]:
         against, overrides = _nearest(rules)
         return {"preset": against, "overrides": _fresh(overrides)}
     preset(against)  # refuses what is not a preset's name, before the cache hashes it
+    against = plain_text(against)
     return {"preset": against, "overrides": _fresh(_against(rules, against))}
 
 
@@ -217,7 +225,7 @@ def read_rules(data: object) -> tuple[Rules, str | None]:
         fields.only(("options",))
         return _build_rules(fields.get("options", dict)), None
     fields.only(("preset", "overrides"))
-    name = fields.get("preset", str)
+    name = plain_text(fields.get("preset", str))
     if name not in PRESETS:
         raise unknown_preset(name)
     overrides = fields.get("overrides", dict, required=False) or {}

@@ -397,7 +397,7 @@ def _num_players(value: object) -> int:
 
 def _removed_cards(value: object) -> tuple[Card, ...]:
     """Read `removed_cards`: card codes or Cards, or ``"all_twos"``."""
-    if value == "all_twos":
+    if isinstance(value, str) and str.__eq__(value, "all_twos"):  # its own == may raise
         return tuple(Card.parse(f"2{s.value}") for s in Suit)
     if isinstance(value, (str, Card)) or not isinstance(value, Iterable):
         raise RulesError(
