@@ -332,6 +332,9 @@ def test_numpy_integers_serve_as_ints_and_bad_action_arrays_say_why() -> None:
     batch.play_random(until=np.int64(1), seed=np.int32(5))
     again.play_random(until=1, seed=5)
     assert (batch.observe(np.int64(1)) == again.observe(1)).all()
+    batch.reset(seeds=np.array([3, 4]), dealers=np.int64(0))  # an array of seeds too
+    again.reset(seeds=[3, 4], dealers=0)
+    assert (batch.observe(0) == again.observe(0)).all()
     batch.reset(shuffle_seed=np.int64(7))
     again.reset(shuffle_seed=7)
     assert (batch.legal_mask() == again.legal_mask()).all()

@@ -264,6 +264,8 @@ class Batch:
         dealt = self._dealers(dealers)
         games = self._games.copy()
         if seeds is not None:
+            if isinstance(seeds, np.ndarray) and seeds.ndim == 1 and seeds.dtype.kind in "iu":
+                seeds = seeds.tolist()  # an array of seeds, as decks and dealers may be
             if isinstance(seeds, (str, bytes)) or not isinstance(seeds, Sequence):
                 raise StateError(f"seeds must be a sequence of ints, got {describe(seeds)}")
             if len(seeds) != n:
