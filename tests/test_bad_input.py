@@ -531,6 +531,41 @@ def test_decode_mask_reads_no_more_than_the_action_space_and_refuses_what_it_can
     assert encoding.decode_mask(itertools.repeat(False, size), RULES) == ()
 
 
+class _Truthless:
+    """An entry equal to everything whose truth cannot be told."""
+
+    def __eq__(self, other: object) -> bool:
+        return True
+
+    def __bool__(self) -> bool:
+        raise TypeError("no truth here")
+
+    __hash__ = object.__hash__
+
+
+def test_a_mask_entry_is_a_bool_or_0_or_1_and_nothing_that_merely_compares_so() -> None:
+    """Entries are bools, or 0 and 1 as ints, floats or numpy scalars (numpy's masks);
+    an entry that compares equal to anything, 0.5, 2, a complex or a 1-entry array is
+    refused with a NotationError, where one had let its bare TypeError out."""
+    import numpy as np
+
+    from brisca import encoding
+
+    mask = encoding.legal_mask(STATE)
+    legal = encoding.decode_mask(mask, STATE.rules)
+    for same in (
+        np.array(mask),
+        np.array(mask, dtype=np.int8),
+        np.array(mask, dtype=np.float32),
+        [float(on) for on in mask],
+        [np.uint8(on) for on in mask],
+    ):
+        assert encoding.decode_mask(same, STATE.rules) == legal  # type: ignore[arg-type]
+    for junk in (_Truthless(), 0.5, 2, 1 + 0j, np.array([1]), np.int64(2), float("nan")):
+        with pytest.raises(NotationError, match=r"mask\[0\]"):
+            encoding.decode_mask([junk, *mask[1:]], STATE.rules)  # type: ignore[list-item]
+
+
 # Matches load in linear time (issue 11 §3).
 
 
@@ -622,9 +657,23 @@ class _HostileText(str):
         raise AttributeError("no upper case")
 
 
+class _HostileKey(str):
+    """A str that hashes as its text, so it can be a key, but whose == raises."""
+
+    __hash__ = str.__hash__
+
+    def __eq__(self, other: object) -> bool:
+        raise IndexError("no comparing me")
+
+
 def _readers_of_text() -> dict[str, tuple[str, Any]]:
     """Each reader of text, by name: the plain text it reads, and how to read it."""
+    from brisca.server.tables import new_table
+
     state = brisca.new_game(brisca.preset("spanish-2p"), seed=7)
+    match = brisca.new_match(brisca.preset("spanish-2p"), seed=7)
+    records_text = brisca.records.dumps(brisca.records.record_game(brisca.apply(state, "2O")))
+    table = new_table("spanish-2p", ["human", "heuristic"], seed=1)
     return {
         "preset": ("spanish-2p", brisca.preset),
         "new_game": ("spanish-2p", lambda t: brisca.new_game(t, seed=1)),
@@ -641,6 +690,16 @@ def _readers_of_text() -> dict[str, tuple[str, Any]]:
         "step": ("2O", lambda t: brisca.step(state, t)),
         "is_legal": ("2O", lambda t: brisca.is_legal(state, t)),
         "refusal": ("2O", lambda t: brisca.refusal(state, t)),
+        "Suit": ("E", brisca.Suit),
+        "loads": (brisca.dumps(state), brisca.loads),
+        "records.loads": (records_text, brisca.records.loads),
+        "loads_match": (brisca.dumps_match(match), brisca.loads_match),
+        "rules_from_dict keys": ("preset", lambda t: brisca.rules_from_dict({t: "spanish-2p"})),
+        "option keys": (
+            "tie_rule",
+            lambda t: brisca.rules_from_dict({"preset": "spanish-2p", "overrides": {t: "draw"}}),
+        ),
+        "seat_of": (table.seats[0].token, table.seat_of),
     }
 
 
@@ -653,7 +712,8 @@ def test_text_of_a_str_subclass_reads_as_its_plain_text(reader: str, kind: str) 
     import numpy as np
 
     plain, read = _readers_of_text()[reader]
-    given = np.str_(plain) if kind == "numpy" else _HostileText(plain)
+    hostile = _HostileKey if reader.endswith("keys") else _HostileText  # a key must hash
+    given = np.str_(plain) if kind == "numpy" else hostile(plain)
     assert read(given) == read(plain)
 
 
@@ -675,3 +735,33 @@ def test_signals_hold_plain_text_and_cards_exact_ranks() -> None:
         brisca.Rules(removed_cards=np.array(["2B", "2O"])).removed_cards
         == brisca.Rules(removed_cards=["2B", "2O"]).removed_cards
     )
+
+
+def test_a_record_holds_the_plain_text_of_what_it_is_given() -> None:
+    """Every text a GameRecord keeps (actions, players, date, event, tags, preset) is
+    plain text: a str subclass's own ==, hash or repr never run on the record."""
+    rules = brisca.preset("spanish-2p")
+    plain = brisca.records.GameRecord(
+        rules,
+        1,
+        ["2O"],
+        seed=7,
+        preset="spanish-2p",
+        players=["Ana", "Luis"],
+        date="2026",
+        event="club",
+        tags={"site": "Sevilla"},
+    )
+    odd = brisca.records.GameRecord(
+        rules,
+        1,
+        [_HostileText("2O")],
+        seed=7,
+        preset=_HostileText("spanish-2p"),
+        players=[_HostileText("Ana"), _HostileText("Luis")],
+        date=_HostileText("2026"),
+        event=_HostileText("club"),
+        tags=[(_HostileText("site"), _HostileText("Sevilla"))],
+    )
+    assert odd == plain and hash(odd) == hash(plain) and repr(odd) == repr(plain)
+    assert brisca.records.dumps(odd) == brisca.records.dumps(plain)

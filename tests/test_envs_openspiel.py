@@ -412,6 +412,10 @@ def test_deserialize_state_refuses_each_part_forged() -> None:
         ",".join(steps * full),
         ",".join([*steps[:-1], "0:x"]),
         ",".join([*steps[:-1], "0:" + "9" * 40]),
+        ",".join(["-0:3", *steps[1:]]),  # OpenSpiel writes none of these forms
+        ",".join(["00:3", *steps[1:]]),
+        ",".join([*steps[:-1], steps[-1].replace(":", ":0")]),
+        ",".join([*steps[:-1], steps[-1].replace(":", ": ")]),
     ]
     for text in forged:
         with pytest.raises(brisca.NotationError):
@@ -426,6 +430,32 @@ def test_deserialize_state_refuses_each_part_forged() -> None:
     ):
         with pytest.raises(brisca.NotationError):
             game.deserialize_state(text)
+
+
+def test_deserialize_state_reads_a_str_subclass_as_its_plain_text() -> None:
+    """A str subclass is read as the text it holds, whatever its own methods say; and a
+    pickle whose string escape warns, read with warnings as errors, warns nothing out."""
+    import base64
+    import warnings
+
+    game = load()
+    state = play_first(seeded(game, 3), until=5)
+    text = state.serialize()
+
+    class Sneaky(str):
+        def split(self, *args: Any, **kwargs: Any) -> list[str]:
+            return str.split(text, *args, **kwargs)
+
+        def __len__(self) -> int:
+            raise KeyError("no length")
+
+    with pytest.raises(brisca.NotationError):
+        game.deserialize_state(Sneaky("not a serialized state"))
+    assert game.deserialize_state(Sneaky(text)).history() == state.history()
+    odd = text.split("__dict__=")[0] + "__dict__=" + base64.b64encode(b"S'\\q'\n.").decode()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert game.deserialize_state(odd).history() == state.history()
 
 
 def test_deserialize_state_costs_are_linear_in_the_text() -> None:

@@ -436,17 +436,34 @@ def decode_mask(mask: Sequence[bool], rules: Rules) -> tuple[Action, ...]:
         mask = list(itertools.islice(mask, len(actions) + 1))
     except BARE_ERRORS:  # a 0-d numpy array, say, is iterable by its type only
         raise NotationError(f"a mask is a sequence of booleans, got {describe(mask)}") from None
+    bits = []
     for k, on in enumerate(mask):
-        try:  # numpy's booleans and 0/1 ints compare equal to False/True
-            boolean = type(on) is bool or (not isinstance(on, (str, bytes)) and on in (0, 1))
-        except BARE_ERRORS:
-            boolean = False
-        if not boolean:
+        bit = _bit(on)
+        if bit is None:
             raise NotationError(f"mask[{k}] must be a boolean, got {describe(on)}")
-    if len(mask) != len(actions):
-        found = "more" if len(mask) > len(actions) else len(mask)
+        bits.append(bit)
+    if len(bits) != len(actions):
+        found = "more" if len(bits) > len(actions) else len(bits)
         raise NotationError(f"a mask for these rules has {len(actions)} entries, not {found}")
-    return tuple(a for a, on in zip(actions, mask, strict=True) if on)
+    return tuple(a for a, on in zip(actions, bits, strict=True) if on)
+
+
+def _bit(on: object) -> bool | None:
+    """A mask entry as a bool: a bool, or 0 or 1 as an int, a float or a numpy scalar
+    (what masks hold); ``None`` for anything else, whose own == or bool is never asked."""
+    if type(on) is bool:
+        return on
+    if type(on) is int or type(on) is float:
+        return _BITS.get(on)
+    try:
+        kind = on.dtype.kind if on.ndim == 0 else None  # type: ignore[attr-defined]
+        value = on.item() if kind in ("b", "i", "u", "f") else None  # type: ignore[attr-defined]
+    except BARE_ERRORS:  # no numpy scalar
+        return None
+    return _BITS.get(value) if type(value) in (bool, int, float) else None
+
+
+_BITS: dict[object, bool] = {0: False, 1: True}  # 0.0, 1.0, False and True find them too
 
 
 class StateEncoder:

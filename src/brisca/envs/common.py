@@ -44,6 +44,7 @@ from brisca.game.errors import (
     StateError,
     describe,
     int_range,
+    plain_text,
 )
 from brisca.game.rng import MAX_SEED, Generator
 from brisca.game.rules import Rules
@@ -97,9 +98,10 @@ def checked_reward(reward: object) -> str:
     Raises:
         StateError: it does not.
     """
-    if not isinstance(reward, str) or reward not in REWARDS:
+    name = plain_text(reward) if isinstance(reward, str) else None
+    if name not in REWARDS:
         raise StateError(f"reward must be one of {', '.join(REWARDS)}, got {describe(reward)}")
-    return reward
+    return name
 
 
 def checked_illegal(illegal: object) -> str:

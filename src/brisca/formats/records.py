@@ -89,6 +89,7 @@ from brisca.game.errors import (
     as_state_error,
     checked_int,
     describe,
+    plain_text,
 )
 from brisca.game.jsonio import Fields, only_strings, parse, plain_json, refuse_lone_surrogates
 from brisca.game.match import MAX_DEAL_ACTIONS
@@ -144,9 +145,10 @@ def _is_int(value: object) -> bool:
 
 
 def _action_text(value: object) -> str:
-    """An action's text: kept as given when text, else the action's canonical notation."""
+    """An action's text: kept as given when text (as plain text), else the action's
+    canonical notation."""
     if isinstance(value, str):
-        return value
+        return plain_text(value)
     try:
         if parse_action(str(value)) == value:
             return str(value)
@@ -193,7 +195,7 @@ def _strings(value: object) -> tuple[str, ...]:
     names = _taken(value, MAX_PLAYERS)
     if not all(isinstance(n, str) for n in names):
         raise NotationError(f"players' names must be strings, got {describe(names)}")
-    return names
+    return tuple(map(plain_text, names))
 
 
 def _tags(value: object) -> tuple[tuple[str, str], ...]:
@@ -211,17 +213,24 @@ def _tags(value: object) -> tuple[tuple[str, str], ...]:
             and isinstance(item[1], str)
         ):
             raise NotationError(f"tags must map names to strings, got {describe(value)}")
-        pairs.append(item)
+        pairs.append((plain_text(item[0]), plain_text(item[1])))
     # Sorted and unique, so that equal tags give equal records whatever their order.
     return tuple(sorted(dict(pairs).items()))
 
 
-def _optional_text(name: str) -> Any:
-    def check(instance: object, attribute: attrs.Attribute[Any], value: Any) -> None:
-        if value is not None and not isinstance(value, str):
-            raise NotationError(f"{name} must be text, got {describe(value)}")
+def _optional_text(value: object, name: str) -> str | None:
+    """`value` as plain text or ``None``; anything else is refused as `name`."""
+    if value is not None and not isinstance(value, str):
+        raise NotationError(f"{name} must be text, got {describe(value)}")
+    return None if value is None else plain_text(value)
 
-    return check
+
+def _date(value: object) -> str | None:
+    return _optional_text(value, "date")
+
+
+def _event(value: object) -> str | None:
+    return _optional_text(value, "event")
 
 
 def _points(value: object) -> tuple[int, ...]:
@@ -272,9 +281,11 @@ def _check_rules(instance: object, attribute: attrs.Attribute[Any], value: Any) 
         raise RulesError(f"rules must be a brisca.Rules, got {describe(value)}")
 
 
-def _check_preset(instance: object, attribute: attrs.Attribute[Any], value: Any) -> None:
-    if value is not None and (not isinstance(value, str) or value not in PRESETS):
+def _preset(value: object) -> str | None:
+    name = plain_text(value) if isinstance(value, str) else value
+    if name is not None and (not isinstance(name, str) or name not in PRESETS):
         raise unknown_preset(value)
+    return name
 
 
 @attrs.frozen
@@ -300,15 +311,15 @@ class GameRecord:
     hand_number: int = 0
     #: The preset the rules are written against in JSON (as overrides), or ``None`` to
     #: write every option.
-    preset: str | None = attrs.field(default=None, validator=_check_preset)
+    preset: str | None = attrs.field(default=None, converter=_preset)
     #: The result, or ``None`` when not recorded (or not over).
     result: RecordedResult | None = attrs.field(default=None, converter=_result)
     #: The players' names, by seat; empty when not recorded.
     players: tuple[str, ...] = attrs.field(default=(), converter=_strings)
     #: When the hand was played: free text, ISO 8601 advised.
-    date: str | None = attrs.field(default=None, validator=_optional_text("date"))
+    date: str | None = attrs.field(default=None, converter=_date)
     #: The event (tournament, club, site) it was played at.
-    event: str | None = attrs.field(default=None, validator=_optional_text("event"))
+    event: str | None = attrs.field(default=None, converter=_event)
     #: Free tags, as sorted ``(name, value)`` pairs; a mapping is accepted.
     tags: tuple[tuple[str, str], ...] = attrs.field(default=(), converter=_tags)
 

@@ -13,7 +13,7 @@ import re
 import unicodedata
 
 from brisca.game.errors import NotationError, describe, plain_text
-from brisca.game.option import Option
+from brisca.game.option import ByValue, Option
 
 __all__ = [
     "Card",
@@ -24,7 +24,7 @@ __all__ = [
 ]
 
 
-class Suit(enum.Enum):
+class Suit(enum.Enum, metaclass=ByValue):
     """The four Spanish suits; the value is the suit's letter in card codes."""
 
     OROS = "O"
@@ -49,6 +49,10 @@ class Suit(enum.Enum):
 
     def __str__(self) -> str:
         return self.value
+
+    @classmethod
+    def _refused(cls, value: object) -> NotationError:
+        return NotationError(f"no such suit: the suits are O, C, E and B, got {describe(value)}")
 
 
 _ENGLISH_SUIT = {

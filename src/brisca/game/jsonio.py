@@ -48,7 +48,14 @@ import attrs
 
 from brisca.game.actions import ACTION_TYPES
 from brisca.game.cards import Card
-from brisca.game.errors import BARE_ERRORS, NotationError, StateError, as_brisca_error, describe
+from brisca.game.errors import (
+    BARE_ERRORS,
+    NotationError,
+    StateError,
+    as_brisca_error,
+    describe,
+    plain_text,
+)
 
 __all__ = [
     "MAX_DEPTH",
@@ -222,6 +229,7 @@ def parse(text: str | bytes | bytearray, what: str = "JSON") -> Any:
             ) from None
     if not isinstance(text, str):
         raise NotationError(f"{what} must be JSON text or bytes, got {describe(text)}")
+    text = plain_text(text)  # a subclass's own len or methods never run
     if len(text) > MAX_TEXT:
         raise NotationError(f"{what}: {len(text)} characters; brisca reads at most {MAX_TEXT}")
     try:
@@ -272,6 +280,10 @@ class Fields:
     __slots__ = ("data", "where")
 
     def __init__(self, data: object, where: str) -> None:
+        if type(data) is dict and not all(type(k) is str for k in data):
+            # Keys of a str subclass (a caller's own dict) as their plain text: their own
+            # hash or == would run at every lookup.
+            data = {plain_text(k) if isinstance(k, str) else k: v for k, v in data.items()}
         #: The decoded JSON value.
         self.data: Any = data
         #: The object's name in error messages.

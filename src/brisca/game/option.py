@@ -11,15 +11,17 @@ import enum
 import re
 from typing import Any
 
-from brisca.game.errors import BARE_ERRORS, RulesError, describe, plain_text
+from brisca.game.errors import BARE_ERRORS, BriscaError, RulesError, describe, plain_text
 
-__all__ = ["Option"]
+__all__ = ["ByValue", "Option"]
 
 
-class _OptionType(enum.EnumMeta):
-    """Reads a member by value itself: `enum` quotes a refused value with ``%r`` even
-    after ``_missing_`` has raised, which fails on an int of 5,000 digits and copies a
-    megabyte string whole."""
+class ByValue(enum.EnumMeta):
+    """The metaclass of the library's enums: reads a member by value itself, a str
+    subclass as its plain text, and refuses any other value with the enum's own
+    ``_refused(value)`` error. `enum` quotes a refused value with ``%r`` even after
+    ``_missing_`` has raised, which fails on an int of 5,000 digits and copies a
+    megabyte string whole, and lets a value's own failing hash out bare."""
 
     def __call__(cls, value: Any, *args: Any, **kwargs: Any) -> Any:
         if args or kwargs:  # the functional API, which makes a new enum
@@ -31,13 +33,16 @@ class _OptionType(enum.EnumMeta):
         try:
             return cls._value2member_map_[value]
         except BARE_ERRORS:  # not a value, unhashable, or a hash or == that raises
-            choices = ", ".join(repr(m.value) for m in cls._member_map_.values())
-            name = cls.option_name()  # type: ignore[attr-defined]
-            raise RulesError(f"{name} must be one of {choices}, got {describe(value)}") from None
+            raise cls._refused(value) from None  # type: ignore[attr-defined]
 
 
-class Option(enum.Enum, metaclass=_OptionType):
+class Option(enum.Enum, metaclass=ByValue):
     """An enumerated option; its value is the option's text form."""
+
+    @classmethod
+    def _refused(cls, value: object) -> BriscaError:
+        choices = ", ".join(repr(m.value) for m in cls._member_map_.values())
+        return RulesError(f"{cls.option_name()} must be one of {choices}, got {describe(value)}")
 
     @classmethod
     def option_name(cls) -> str:

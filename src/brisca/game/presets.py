@@ -223,12 +223,13 @@ def read_rules(data: object) -> tuple[Rules, str | None]:
     fields = Fields(data, "rules")
     if fields.has("options"):
         fields.only(("options",))
-        return _build_rules(fields.get("options", dict)), None
+        return _build_rules(Fields(fields.get("options", dict), "options").data), None
     fields.only(("preset", "overrides"))
     name = plain_text(fields.get("preset", str))
     if name not in PRESETS:
         raise unknown_preset(name)
-    overrides = fields.get("overrides", dict, required=False) or {}
+    # Through Fields, for keys as plain text: a caller's dict may hold a str subclass's.
+    overrides = Fields(fields.get("overrides", dict, required=False) or {}, "overrides").data
     return _build_rules({**PRESETS[name].to_dict(), **overrides}), name
 
 

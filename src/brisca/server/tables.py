@@ -55,7 +55,7 @@ from brisca.game.engine import (
     result,
     step,
 )
-from brisca.game.errors import IllegalActionError, NotationError, StateError, describe
+from brisca.game.errors import IllegalActionError, NotationError, StateError, describe, plain_text
 from brisca.game.events import Event, HandEnded, events_for
 from brisca.game.jsonio import Fields, parse, readable
 from brisca.game.match import Match, match_apply, new_match
@@ -455,4 +455,4 @@ def _replaced(seats: tuple[Occupant, ...], k: int, seat: Occupant) -> tuple[Occu
 
 def _secret(token: str) -> bytes:
     """`token` as the bytes compared: any text, lone surrogates included, has some."""
-    return token.encode("utf-8", "surrogatepass")
+    return plain_text(token).encode("utf-8", "surrogatepass")
