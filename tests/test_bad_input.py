@@ -765,3 +765,20 @@ def test_a_record_holds_the_plain_text_of_what_it_is_given() -> None:
     )
     assert odd == plain and hash(odd) == hash(plain) and repr(odd) == repr(plain)
     assert brisca.records.dumps(odd) == brisca.records.dumps(plain)
+
+
+def test_keys_that_repeat_as_plain_text_are_refused_as_the_json_reader_refuses_them() -> None:
+    """A caller's dict with a str subclass's key and a plain key of the same text (two keys
+    to Python, one to JSON) is refused, not read with one of them dropped."""
+
+    class Other(str):
+        def __hash__(self) -> int:
+            return 7
+
+        def __eq__(self, other: object) -> bool:
+            return other is self
+
+    data = {"preset": "spanish-2p", Other("preset"): "arrastre-2p"}
+    assert len(data) == 2
+    with pytest.raises(NotationError, match="twice"):
+        brisca.rules_from_dict(data)

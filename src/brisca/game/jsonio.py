@@ -274,7 +274,8 @@ class Fields:
 
     `where` names the object in messages, such as ``"record"`` or ``"tricks[3]"``.
     Nothing is checked until a field is read, so `data` may also be a list read
-    with ``texts(None)``.
+    with ``texts(None)``; only a caller's dict whose keys are of a str subclass has
+    them made plain text at once (a NotationError if two then repeat).
     """
 
     __slots__ = ("data", "where")
@@ -283,7 +284,10 @@ class Fields:
         if type(data) is dict and not all(type(k) is str for k in data):
             # Keys of a str subclass (a caller's own dict) as their plain text: their own
             # hash or == would run at every lookup.
-            data = {plain_text(k) if isinstance(k, str) else k: v for k, v in data.items()}
+            plain = {plain_text(k) if isinstance(k, str) else k: v for k, v in data.items()}
+            if len(plain) != len(data):  # as the JSON reader refuses a key twice
+                raise NotationError(f"{where} has a key twice, as plain text")
+            data = plain
         #: The decoded JSON value.
         self.data: Any = data
         #: The object's name in error messages.
