@@ -782,3 +782,73 @@ def test_keys_that_repeat_as_plain_text_are_refused_as_the_json_reader_refuses_t
     assert len(data) == 2
     with pytest.raises(NotationError, match="twice"):
         brisca.rules_from_dict(data)
+
+
+def test_what_only_claims_to_be_text_is_refused_with_a_brisca_error() -> None:
+    """A mock with the spec of str (or of an enum) passes isinstance by its __class__
+    alone: every reader of text, and every enum, refuses it as what it is, where some let
+    str.__str__'s bare TypeError out and Suit handed the mock back as a suit."""
+    from unittest import mock
+
+    from brisca.game.jsonio import parse
+    from brisca.game.rules import DeckKind
+
+    fake, fake_suit = mock.Mock(spec=str), mock.Mock(spec=brisca.Suit)
+    readers = [
+        lambda: brisca.Suit(fake),
+        lambda: brisca.Suit(fake_suit),
+        lambda: brisca.Rules(deck=mock.Mock(spec=DeckKind)),
+        lambda: brisca.Rules(deck=fake),
+        lambda: brisca.rules_from_dict({fake: 1}),
+        lambda: brisca.loads(fake),
+        lambda: brisca.loads_match(fake),
+        lambda: brisca.records.loads(fake),
+        lambda: parse(mock.Mock(spec=bytes)),
+        lambda: brisca.preset(fake),
+        lambda: brisca.Card.parse(fake),
+        lambda: brisca.parse_action(fake),
+    ]
+    for read in readers:
+        with pytest.raises(brisca.BriscaError):
+            read()
+
+
+def test_a_callers_own_mapping_or_bytes_is_read_by_its_content_not_its_methods() -> None:
+    """A dict subclass is read as a plain dict (its keys made plain text, a key twice
+    refused), bytes through their buffer (not a subclass's len or __bytes__), a suit's
+    letter by its plain text (not its __str__), and a record's tags refuse a name twice."""
+    import collections
+
+    from brisca.game.actions import NameTrump
+    from brisca.game.jsonio import parse
+
+    class Odd(str):
+        def __hash__(self) -> int:
+            return 7
+
+        def __eq__(self, other: object) -> bool:
+            return other is self
+
+    class Lying(bytes):
+        def __bytes__(self) -> bytes:
+            return b'{"b": 1}'
+
+        def __len__(self) -> int:
+            raise TypeError("no length")
+
+    class Letter(str):
+        def __str__(self) -> str:
+            return "C"
+
+    assert brisca.rules_from_dict(collections.OrderedDict(preset="arrastre-2p")) == brisca.preset(
+        "arrastre-2p"
+    )
+    twice = collections.OrderedDict([("preset", "spanish-2p"), (Odd("preset"), "arrastre-2p")])
+    with pytest.raises(NotationError, match="twice"):
+        brisca.rules_from_dict(twice)
+    assert parse(Lying(b'{"a": 1}')) == {"a": 1}
+    assert NameTrump(Letter("O")).suit is brisca.Suit.OROS
+    with pytest.raises(NotationError, match="twice"):
+        brisca.records.GameRecord(
+            brisca.preset("spanish-2p"), 1, [], seed=1, tags={"a": "1", Odd("a"): "2"}
+        )

@@ -445,3 +445,30 @@ def test_a_table_survives_a_killed_server_and_is_finished_after_the_restart(
         assert len(record.actions) == 40
     finally:
         server.kill()
+
+
+def test_a_table_reads_its_seats_id_and_names_as_plain_text() -> None:
+    """Seat kinds, a table's id, a player's name and a token given as a str subclass
+    are read as their plain text: the subclass's own ==, len or iteration never run."""
+    import numpy as np
+
+    class Loud(str):
+        def __eq__(self, other: object) -> bool:
+            raise TypeError("no comparing me")
+
+        __hash__ = str.__hash__
+
+        def __len__(self) -> int:
+            raise TypeError("no length")
+
+        def __iter__(self) -> Any:
+            return iter("mallory")
+
+    table = new_table(
+        "spanish-2p", [Loud("human"), np.str_("heuristic")], seed=1, table_id=Loud("t1")
+    )
+    assert type(table.id) is str and table.id == "t1" and table.seats[1].bot == "heuristic"
+    assert table.seat_of(Loud(table.seats[0].token)) == 0  # type: ignore[arg-type]
+    from brisca.server.tables import clean_name
+
+    assert clean_name(Loud("bob"), 0) == "bob"

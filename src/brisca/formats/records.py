@@ -214,8 +214,11 @@ def _tags(value: object) -> tuple[tuple[str, str], ...]:
         ):
             raise NotationError(f"tags must map names to strings, got {describe(value)}")
         pairs.append((plain_text(item[0]), plain_text(item[1])))
-    # Sorted and unique, so that equal tags give equal records whatever their order.
-    return tuple(sorted(dict(pairs).items()))
+    unique = dict(pairs)
+    if len(unique) != len(pairs):  # as the JSON reader refuses a key twice
+        raise NotationError("tags name a tag twice")
+    # Sorted, so that equal tags give equal records whatever their order.
+    return tuple(sorted(unique.items()))
 
 
 def _optional_text(value: object, name: str) -> str | None:

@@ -357,12 +357,27 @@ def loads_match(text: str | bytes) -> Match:
         RulesError: the rules in it are invalid.
         StateError: the record reads, but its replay fails or disagrees with it.
     """
-    if isinstance(text, (str, bytes, bytearray)) and len(text) > MAX_MATCH_TEXT:
+    # Measured as parse reads it: a subclass's own len never runs.
+    size = _size(text)
+    if size > MAX_MATCH_TEXT:
         raise NotationError(
-            f"match record: {len(text)} characters long; brisca reads at most "
+            f"match record: {size} characters long; brisca reads at most "
             f"{MAX_MATCH_TEXT} (MAX_MATCH_TEXT)"
         )
     return _read_match(parse(text, "a JSON match record"))
+
+
+def _size(text: object) -> int:
+    """The length of text or bytes, by their own type's measure; 0 for anything else
+    (which `parse` refuses)."""
+    try:
+        if issubclass(type(text), str):
+            return str.__len__(text)  # type: ignore[arg-type]
+        if isinstance(text, (bytes, bytearray)):
+            return memoryview(text).nbytes
+    except BARE_ERRORS:  # only claims to be text or bytes
+        pass
+    return 0
 
 
 def _read_match(data: Any) -> Match:

@@ -180,11 +180,12 @@ def _rank(value: object) -> int:
 
 
 def _suit(value: object) -> Suit:
-    if isinstance(value, Suit):
+    if type(value) is Suit:
         return value
+    letter = plain_text(value).upper() if issubclass(type(value), str) else None
     try:
-        return Suit(str(value).upper())
-    except ValueError:
+        return Suit(letter)
+    except NotationError:
         raise NotationError(
             f"expected a suit or its letter O, C, E or B, got {describe(value)}"
         ) from None

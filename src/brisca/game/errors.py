@@ -72,15 +72,23 @@ _SCALARS = (type(None), bool, float, complex, str, bytes, bytearray)
 _CONTAINERS: dict[type, str] = {list: "[]", tuple: "()", set: "{}", frozenset: "{}", dict: "{}"}
 
 
-def plain_text(value: str) -> str:
+def plain_text(value: object) -> str:
     """`value`, a str, as an exact str: a subclass's own hash, ``==`` or methods (a numpy
     string's, a hostile one's) are never run on it, nor kept in a value.
 
     >>> import numpy
     >>> type(plain_text(numpy.str_("2O")))
     <class 'str'>
+
+    Raises:
+        NotationError: `value` is no str, only claims to be one (its ``__class__``).
     """
-    return value if type(value) is str else str.__str__(value)
+    kind = type(value)
+    if kind is str:
+        return value  # type: ignore[return-value]
+    if issubclass(kind, str):  # its type, not its __class__, which a mock may fake
+        return str.__str__(value)
+    raise NotationError(f"expected text, got {describe(value)}")
 
 
 def describe(value: object, limit: int = QUOTE_LIMIT, *, typed: bool = True) -> str:

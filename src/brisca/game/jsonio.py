@@ -219,10 +219,15 @@ def parse(text: str | bytes | bytearray, what: str = "JSON") -> Any:
             deeper than `MAX_DEPTH`, a key twice in one object, or a lone surrogate.
     """
     if isinstance(text, (bytes, bytearray)):
-        if len(text) > MAX_TEXT:
-            raise NotationError(f"{what}: {len(text)} bytes; brisca reads at most {MAX_TEXT}")
+        try:  # the buffer itself: a subclass's own len or __bytes__ never run
+            raw = memoryview(text)
+        except BARE_ERRORS:  # only claims to be bytes
+            shown = describe(text)
+            raise NotationError(f"{what} must be JSON text or bytes, got {shown}") from None
+        if raw.nbytes > MAX_TEXT:
+            raise NotationError(f"{what}: {raw.nbytes} bytes; brisca reads at most {MAX_TEXT}")
         try:
-            text = bytes(text).decode("utf-8")
+            text = raw.tobytes().decode("utf-8")
         except UnicodeDecodeError as error:
             raise NotationError(
                 f"{what}: not UTF-8 text ({error.reason} at byte {error.start})"
@@ -281,11 +286,15 @@ class Fields:
     __slots__ = ("data", "where")
 
     def __init__(self, data: object, where: str) -> None:
-        if type(data) is dict and not all(type(k) is str for k in data):
-            # Keys of a str subclass (a caller's own dict) as their plain text: their own
-            # hash or == would run at every lookup.
-            plain = {plain_text(k) if isinstance(k, str) else k: v for k, v in data.items()}
-            if len(plain) != len(data):  # as the JSON reader refuses a key twice
+        if isinstance(data, dict) and (
+            type(data) is not dict or not all(type(k) is str for k in data)
+        ):
+            # A caller's own dict, of a subclass or with keys of a str subclass: a plain
+            # dict of plain text keys, whose own hash or == would run at every lookup.
+            plain = {
+                plain_text(k) if issubclass(type(k), str) else k: v for k, v in dict.items(data)
+            }
+            if len(plain) != dict.__len__(data):  # as the JSON reader refuses a key twice
                 raise NotationError(f"{where} has a key twice, as plain text")
             data = plain
         #: The decoded JSON value.

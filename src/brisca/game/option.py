@@ -26,9 +26,9 @@ class ByValue(enum.EnumMeta):
     def __call__(cls, value: Any, *args: Any, **kwargs: Any) -> Any:
         if args or kwargs:  # the functional API, which makes a new enum
             return super().__call__(value, *args, **kwargs)
-        if isinstance(value, cls):
+        if type(value) is cls:  # its type, not its __class__, which a mock may fake
             return value
-        if isinstance(value, str):
+        if issubclass(type(value), str):
             value = plain_text(value)
         try:
             return cls._value2member_map_[value]

@@ -117,7 +117,7 @@ def _bot_seat(name: str) -> Occupant:
 def clean_name(name: object, seat: int) -> str:
     """A player's name as the table shows it: printable, at most `NAME_LIMIT`
     characters, and ``"seat N"`` when nothing is left."""
-    text = name if isinstance(name, str) else ""
+    text = plain_text(name) if issubclass(type(name), str) else ""
     text = "".join(ch for ch in text if ch.isprintable()).strip()[:NAME_LIMIT].strip()
     return text or f"seat {seat}"
 
@@ -143,7 +143,8 @@ def _seats(rules: Rules, seats: Sequence[object]) -> tuple[Occupant, ...]:
     if len(seats) != n:
         raise StateError(f"these rules seat {n} players; seats lists {len(seats)}")
     made = []
-    for k, kind in enumerate(seats):
+    for k, given in enumerate(seats):
+        kind = plain_text(given) if issubclass(type(given), str) else given
         if kind == HUMAN or kind is None:
             made.append(Occupant(None, secrets.token_urlsafe(16), f"seat {k}", False))
         elif isinstance(kind, str) and kind in BOTS:  # by name only: never module:Class
@@ -151,7 +152,7 @@ def _seats(rules: Rules, seats: Sequence[object]) -> tuple[Occupant, ...]:
         else:
             raise StateError(
                 f"seat {k} must be {HUMAN!r} or a bot, one of {', '.join(BOTS)}; "
-                f"got {describe(kind)}"
+                f"got {describe(given)}"
             )
     return tuple(made)
 
@@ -182,7 +183,10 @@ def new_table(
     if type(match) is not bool:
         raise StateError(f"match must be true or false, got {describe(match)}")
     game: State | Match = new_match(rules, seed=seed) if match else new_game(rules, seed=seed)
-    return Table(table_id or secrets.token_urlsafe(9), game, _seats(rules, seats))
+    if table_id is not None and not issubclass(type(table_id), str):
+        raise NotationError(f"table_id must be text, got {describe(table_id)}")
+    name = plain_text(table_id) if table_id is not None else ""
+    return Table(name or secrets.token_urlsafe(9), game, _seats(rules, seats))
 
 
 @attrs.frozen
@@ -239,10 +243,10 @@ class Table:
 
     def seat_of(self, token: object) -> int | None:
         """The seat whose secret is `token`, or ``None``: compared in constant time."""
-        if not isinstance(token, str) or not token:
+        if not issubclass(type(token), str) or not plain_text(token):
             return None
         # As UTF-8 bytes: compare_digest refuses text that is not ASCII with a TypeError.
-        given = _secret(token)
+        given = _secret(plain_text(token))
         found = None
         for k, seat in enumerate(self.seats):
             if seat.token is not None and hmac.compare_digest(_secret(seat.token), given):
