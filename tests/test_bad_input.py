@@ -852,3 +852,27 @@ def test_a_callers_own_mapping_or_bytes_is_read_by_its_content_not_its_methods()
         brisca.records.GameRecord(
             brisca.preset("spanish-2p"), 1, [], seed=1, tags={"a": "1", Odd("a"): "2"}
         )
+
+
+def test_rules_and_game_parameters_read_a_callers_keys_as_plain_text() -> None:
+    """Rules.from_dict and OpenSpiel's game read the keys of a caller's mapping as plain
+    text, with the errors they document: a key whose own == raises had come out bare."""
+    pytest.importorskip("pyspiel")
+    from brisca.envs.openspiel import BriscaGame
+
+    options = brisca.preset("arrastre-2p").to_dict()
+    hostile = {_HostileKey(k): v for k, v in options.items()}
+    assert brisca.Rules.from_dict(hostile) == brisca.preset("arrastre-2p")
+    assert BriscaGame({_HostileKey("preset"): "arrastre-2p"}).rules == brisca.preset("arrastre-2p")
+
+    class Odd(str):
+        def __hash__(self) -> int:
+            return 7
+
+        def __eq__(self, other: object) -> bool:
+            return other is self
+
+    with pytest.raises(RulesError, match="twice"):
+        brisca.Rules.from_dict({**options, Odd("deck"): "spanish48"})
+    with pytest.raises(StateError, match="twice"):
+        BriscaGame({"preset": "spanish-2p", Odd("preset"): "arrastre-2p"})

@@ -89,6 +89,7 @@ from brisca.game.errors import (
     plain_text,
 )
 from brisca.game.events import CardsDrawn
+from brisca.game.jsonio import plain_keys
 from brisca.game.presets import preset
 from brisca.game.rng import Generator
 from brisca.game.rules import Rules, TeamMode
@@ -280,13 +281,17 @@ class BriscaGame(pyspiel.Game):  # type: ignore[misc]
     def __init__(self, params: Mapping[str, Any] | None = None) -> None:
         if params is not None and not isinstance(params, Mapping):
             raise StateError(f"the game parameters must be a dict, got {describe(params)}")
-        unknown = sorted(str(k) for k in params or {} if k not in PARAMETERS)
+        try:  # a caller's keys, as plain text
+            params = plain_keys(params or {}, "the game parameters")
+        except NotationError as error:
+            raise StateError(str(error)) from None
+        unknown = sorted(str(k) for k in params if k not in PARAMETERS)
         if unknown:
             raise StateError(
                 f"unknown parameter(s) {', '.join(unknown)}; the parameters are "
                 f"{', '.join(PARAMETERS)}"
             )
-        given = {**PARAMETERS, **(params or {})}
+        given = {**PARAMETERS, **params}
         rules = _rules(given["preset"], given["options"])
         reward = checked_reward(given["reward"])
         dealer = given["dealer"]

@@ -40,7 +40,7 @@ import itertools
 import json
 import math
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -65,6 +65,7 @@ __all__ = [
     "only_strings",
     "parse",
     "plain_json",
+    "plain_keys",
     "readable",
     "refuse_lone_surrogates",
 ]
@@ -274,6 +275,27 @@ def _name(kind: type | tuple[type, ...]) -> str:
     return " or ".join(k.__name__ for k in kinds)
 
 
+def plain_keys(data: Mapping[Any, Any], where: str) -> dict[Any, Any]:
+    """A caller's mapping as a plain dict whose text keys are plain text (their own hash
+    or == would run at every lookup), or `data` itself when it is one already.
+
+    Raises:
+        NotationError: two keys are one once plain text, as the JSON reader refuses a key
+            twice, or the mapping cannot be read.
+    """
+    if type(data) is dict and all(type(k) is str for k in data):  # what parse gives
+        return data
+    try:
+        pairs = list(dict.items(data) if isinstance(data, dict) else data.items())
+        plain = {plain_text(k) if issubclass(type(k), str) else k: v for k, v in pairs}
+    except BARE_ERRORS as error:
+        why = type(error).__name__
+        raise NotationError(f"{where} cannot be read as a mapping ({why})") from None
+    if len(plain) != len(pairs):
+        raise NotationError(f"{where} has a key twice, as plain text")
+    return plain
+
+
 class Fields:
     """Typed access to one JSON object, with errors that name the field.
 
@@ -286,17 +308,8 @@ class Fields:
     __slots__ = ("data", "where")
 
     def __init__(self, data: object, where: str) -> None:
-        if isinstance(data, dict) and (
-            type(data) is not dict or not all(type(k) is str for k in data)
-        ):
-            # A caller's own dict, of a subclass or with keys of a str subclass: a plain
-            # dict of plain text keys, whose own hash or == would run at every lookup.
-            plain = {
-                plain_text(k) if issubclass(type(k), str) else k: v for k, v in dict.items(data)
-            }
-            if len(plain) != dict.__len__(data):  # as the JSON reader refuses a key twice
-                raise NotationError(f"{where} has a key twice, as plain text")
-            data = plain
+        if isinstance(data, dict):
+            data = plain_keys(data, where)
         #: The decoded JSON value.
         self.data: Any = data
         #: The object's name in error messages.

@@ -17,7 +17,15 @@ from typing import Any
 import attrs
 
 from brisca.game.cards import TRICK_ORDER, Card, DeckKind, Suit, deck_cards
-from brisca.game.errors import BriscaError, RulesError, checked_int, checked_type, describe
+from brisca.game.errors import (
+    BriscaError,
+    NotationError,
+    RulesError,
+    checked_int,
+    checked_type,
+    describe,
+)
+from brisca.game.jsonio import plain_keys
 from brisca.game.option import Option
 
 __all__ = [
@@ -717,6 +725,10 @@ class Rules:
             raise RulesError(
                 f"rules must be a mapping of option names to values; got {describe(options)}"
             )
+        try:  # a caller's keys, as plain text
+            options = plain_keys(options, "rules")
+        except NotationError as error:
+            raise RulesError(str(error)) from None
         known = attrs.fields_dict(Rules)
         unknown = sorted(describe(k, 24, typed=False) for k in options if k not in known)
         if unknown:
