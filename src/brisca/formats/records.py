@@ -56,7 +56,8 @@ tie. Readers must refuse another ``format`` or a ``version`` they do not know.
 hand take (a long auction in one-point steps), a seed up to ``2**1024 - 1``, a
 hand number up to ``2**31 - 1``, at most six players and sides, `MAX_POINTS`
 card points a side and `MAX_TAGS` tags; the constructor reads any iterable one
-item past its bound at most, and refuses what the reader would. Every string in it must be
+item past its bound at most, and refuses the values and decks the reader would
+(whether the actions are legal is for :func:`validate`). Every string in it must be
 Unicode text, which UTF-8 can write; its text is read by
 :func:`brisca.game.jsonio.parse`, at most ``MAX_TEXT`` long. Reading and
 validating cost time linear in the text: on the development machine at most
