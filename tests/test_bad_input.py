@@ -561,7 +561,27 @@ def test_a_mask_entry_is_a_bool_or_0_or_1_and_nothing_that_merely_compares_so() 
         [np.uint8(on) for on in mask],
     ):
         assert encoding.decode_mask(same, STATE.rules) == legal  # type: ignore[arg-type]
-    for junk in (_Truthless(), 0.5, 2, 1 + 0j, np.array([1]), np.int64(2), float("nan")):
+
+    class Scalar:  # a 0-d tensor of another array library, as torch's is
+        ndim = 0
+
+        def __init__(self, value: object) -> None:
+            self.value = value
+
+        def item(self) -> object:
+            return self.value
+
+    assert encoding.decode_mask([Scalar(int(on)) for on in mask], STATE.rules) == legal
+    for junk in (
+        _Truthless(),
+        0.5,
+        2,
+        1 + 0j,
+        np.array([1]),
+        np.int64(2),
+        float("nan"),
+        Scalar("1"),
+    ):
         with pytest.raises(NotationError, match=r"mask\[0\]"):
             encoding.decode_mask([junk, *mask[1:]], STATE.rules)  # type: ignore[list-item]
 
@@ -727,6 +747,11 @@ def test_signals_hold_plain_text_and_cards_exact_ranks() -> None:
     for rank in (True, 1.0, 3 + 0j):
         with pytest.raises(NotationError, match="rank must be an int"):
             brisca.Card(rank, brisca.Suit.OROS)  # type: ignore[arg-type]
+    import numpy as np
+
+    assert brisca.Card(np.int64(11), brisca.Suit.COPAS) is brisca.Card.parse("11C")  # type: ignore[arg-type]
+    with pytest.raises(NotationError, match="rank must be an int"):
+        brisca.Card(np.bool_(True), brisca.Suit.OROS)  # type: ignore[arg-type]
     with pytest.raises(RulesError, match="Rules"):
         brisca.preset_name("spanish-2p")  # type: ignore[arg-type]
     import numpy as np

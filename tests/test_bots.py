@@ -292,3 +292,19 @@ def test_make_bot_names_the_builtin_bots_and_refuses_bad_names() -> None:
         make_bot("random", seed=-1)
     with pytest.raises(BotError, match="not callable"):
         make_bot("brisca.agents.bots:RICH_TRICK")
+
+
+def test_play_game_reads_its_bots_once_and_one_past_the_seats_at_most() -> None:
+    """A generator of bots is read once (it had been read twice, the second time empty),
+    and an endless iterable of bots is refused at once, where it was read until memory
+    ran out."""
+    import itertools
+
+    from brisca.agents.bots import RandomBot, play_game, play_match
+
+    by_list = play_game("spanish-2p", [RandomBot(seed=0), RandomBot(seed=1)], seed=4)[1]
+    by_generator = play_game("spanish-2p", (RandomBot(seed=k) for k in range(2)), seed=4)[1]
+    assert by_generator == by_list
+    for play_out in (play_game, play_match):
+        with pytest.raises(brisca.StateError, match="more than 2"):
+            play_out("spanish-2p", itertools.repeat(RandomBot()), seed=1)

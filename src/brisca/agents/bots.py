@@ -34,6 +34,7 @@ from __future__ import annotations
 import functools
 import importlib
 import inspect
+import itertools
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Protocol, TypeVar
 
@@ -644,21 +645,25 @@ def play_game(
             message names the seat and the rule.
     """
     rules = checked_rules(rules)
-    _check_players(bots, rules.num_players, on_action, "play_game")
+    players = _check_players(bots, rules.num_players, on_action, "play_game")
     state = new_game(rules, seed=seed, deck=deck, dealer=dealer)
-    final: tuple[State, HandResult] = _play_out(state, tuple(bots), on_action)
+    final: tuple[State, HandResult] = _play_out(state, players, on_action)
     return final
 
 
-def _check_players(bots: object, seats: int, on_action: object, caller: str) -> None:
-    """Refuse anything but one callable bot per seat and an optional callable `on_action`."""
+def _check_players(bots: object, seats: int, on_action: object, caller: str) -> tuple[Any, ...]:
+    """The bots, one callable per seat, read once and one past the seats at most (so an
+    endless iterable is refused, and a generator is not read twice); and `on_action`, a
+    callable or None, checked."""
     if isinstance(bots, (str, bytes)) or not isinstance(bots, Iterable):
         raise StateError(f"{caller} needs a sequence of bots, one per seat; got {describe(bots)}")
-    bots = tuple(bots)
+    players = tuple(itertools.islice(bots, seats + 1))
     if on_action is not None and not callable(on_action):
         raise StateError(f"on_action must be a callable or None, got {describe(on_action)}")
-    if len(bots) != seats or not all(callable(bot) for bot in bots):
-        raise StateError(f"{caller} needs one bot (a callable) per seat: {seats}, got {len(bots)}")
+    if len(players) != seats or not all(callable(bot) for bot in players):
+        many = f"more than {seats}" if len(players) > seats else len(players)
+        raise StateError(f"{caller} needs one bot (a callable) per seat: {seats}, got {many}")
+    return players
 
 
 G = TypeVar("G", State, Match)
@@ -742,10 +747,10 @@ def play_match(
         rules = match.rules
     else:
         rules = checked_rules(match)
-    _check_players(bots, rules.num_players, on_action, "play_match")
+    players = _check_players(bots, rules.num_players, on_action, "play_match")
     if not isinstance(match, Match):
         match = new_match(rules, seed=seed, dealer=dealer)
-    final: tuple[Match, MatchResult] = _play_out(match, tuple(bots), on_action)
+    final: tuple[Match, MatchResult] = _play_out(match, players, on_action)
     return final
 
 

@@ -449,16 +449,16 @@ def decode_mask(mask: Sequence[bool], rules: Rules) -> tuple[Action, ...]:
 
 
 def _bit(on: object) -> bool | None:
-    """A mask entry as a bool: a bool, or 0 or 1 as an int, a float or a numpy scalar
-    (what masks hold); ``None`` for anything else, whose own == or bool is never asked."""
+    """A mask entry as a bool: a bool, or 0 or 1 as an int, a float, or a scalar of an
+    array library whose ``item()`` is one (numpy's, a 0-d tensor); ``None`` for anything
+    else, whose own == or bool is never asked."""
     if type(on) is bool:
         return on
     if type(on) is int or type(on) is float:
         return _BITS.get(on)
     try:
-        kind = on.dtype.kind if on.ndim == 0 else None  # type: ignore[attr-defined]
-        value = on.item() if kind in ("b", "i", "u", "f") else None  # type: ignore[attr-defined]
-    except BARE_ERRORS:  # no numpy scalar
+        value = on.item() if on.ndim == 0 else None  # type: ignore[attr-defined]
+    except BARE_ERRORS:  # no array scalar
         return None
     return _BITS.get(value) if type(value) in (bool, int, float) else None
 

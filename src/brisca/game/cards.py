@@ -7,12 +7,14 @@ object, so cards compare and hash by identity.
 
 from __future__ import annotations
 
+import contextlib
 import enum
 import functools
+import operator
 import re
 import unicodedata
 
-from brisca.game.errors import NotationError, describe, plain_text
+from brisca.game.errors import BARE_ERRORS, NotationError, describe, plain_text
 from brisca.game.option import ByValue, Option
 
 __all__ = [
@@ -109,7 +111,10 @@ class Card:
     code: str
 
     def __new__(cls, rank: int, suit: Suit) -> Card:
-        # Exact types: True and 1.0 hash and compare as 1.
+        # Exact types, or an integer (numpy's) read as one: True and 1.0 hash as 1.
+        if type(rank) is not int and not isinstance(rank, bool):
+            with contextlib.suppress(*BARE_ERRORS):  # no integer: refused below
+                rank = operator.index(rank)
         card = _CARDS.get((rank, suit)) if type(rank) is int and type(suit) is Suit else None
         if card is None:
             raise NotationError(

@@ -80,12 +80,6 @@ def _unwound(trail: object) -> tuple[Any, ...]:
     return tuple(found)
 
 
-class _FlatTrail(tuple):  # type: ignore[type-arg]
-    """A trail's actions, flat, as a pickled `State` holds them."""
-
-    __slots__ = ()
-
-
 _NOT_PAIRS = object()  # marks a hand-built trail that is no chain of pairs, in `_trail_key`
 
 
@@ -159,14 +153,6 @@ class _StateSlots:
 
 # What a pickled State holds, by name (`State.__getstate__`).
 _STATE_FIELDS = tuple(name for name in _StateSlots.__slots__ if name != "__weakref__")
-
-
-def _wound(actions: tuple[Any, ...]) -> Trail:
-    """The trail of `actions`, oldest first: `_unwound`'s inverse."""
-    trail: Trail = ()
-    for action in actions:
-        trail = (trail, action)
-    return trail
 
 
 class _TrickSlots:
@@ -506,22 +492,18 @@ class State(_StateSlots):
             raise as_brisca_error("the state", error) from None
 
     def __getstate__(self) -> dict[str, Any]:
-        """The fields, the trail flat (nested, a hand-built one deep enough would pass
-        pickle's recursion limit), as a `Match` keeps its deals."""
-        fields = {name: getattr(self, name) for name in _STATE_FIELDS}
+        """The fields by name, as attrs pickles them, once the trail is known to be no
+        longer than a hand: nested deeper, a hand-built one would pass pickle's recursion
+        limit (or hold itself)."""
         try:
-            fields["trail"] = _FlatTrail(_unwound(self.trail))
+            _unwound(self.trail)
         except BriscaError:  # too long: refused
             raise
-        except BARE_ERRORS:  # no chain of pairs: kept as it is
+        except BARE_ERRORS:  # no chain of pairs: pickled as it is
             pass
-        return fields
+        return {name: getattr(self, name) for name in _STATE_FIELDS}
 
     def __setstate__(self, fields: dict[str, Any]) -> None:
-        # A pickle of an earlier release holds the trail nested: taken as it is.
-        trail = fields.get("trail")
-        if type(trail) is _FlatTrail:
-            fields = {**fields, "trail": _wound(trail)}
         for name, value in fields.items():
             object.__setattr__(self, name, value)
 
