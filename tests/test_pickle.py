@@ -62,3 +62,31 @@ def test_the_conformance_kit_catches_a_state_that_does_not_pickle(
     monkeypatch.setattr(Seating, "__reduce__", with_plan)
     with pytest.raises(ConformanceError, match="pickle round trip"):
         check_random_games(brisca.preset("spanish-4p"), games=1, seed=1)
+
+
+@pytest.mark.parametrize("protocol", range(pickle.HIGHEST_PROTOCOL + 1))
+def test_the_public_values_pickle_under_every_protocol(protocol: int) -> None:
+    """States, matches, their views and results, records and rules pickle to equal
+    values under every pickle protocol: a match's seed stream holds the library's
+    generator, whose slots protocols 0 and 1 could not pickle (a bare TypeError)."""
+    from brisca.game.rng import Generator
+
+    state = _states("spanish-4p")[9]
+    match = brisca.new_match("spanish-2p", seed=1)
+    while match.hand_number < 1:
+        match = brisca.apply(match, brisca.legal_actions(match)[0])
+    generator = Generator(5)
+    generator.below(1000)
+    values: list[Any] = [
+        state,
+        brisca.observe(state, 1),
+        brisca.result(_states("spanish-4p")[-1]),
+        match,
+        brisca.match_observe(match, 0),
+        brisca.records.record_game(state),
+        brisca.preset("chiamata-5p"),
+    ]
+    for value in values:
+        assert pickle.loads(pickle.dumps(value, protocol)) == value, type(value).__name__
+    again = pickle.loads(pickle.dumps(generator, protocol))
+    assert [again.below(10**9) for _ in range(5)] == [generator.below(10**9) for _ in range(5)]

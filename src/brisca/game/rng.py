@@ -71,6 +71,13 @@ class Generator:
         self._buffer &= (1 << self._bits) - 1
         return value
 
+    def __getstate__(self) -> tuple[bytes, int, int, int]:
+        # Its own, for pickle's protocols 0 and 1, which pickle no slots otherwise.
+        return self._prefix, self._block, self._buffer, self._bits
+
+    def __setstate__(self, state: tuple[bytes, int, int, int]) -> None:
+        self._prefix, self._block, self._buffer, self._bits = state
+
     def copy(self) -> Generator:
         """An independent generator at the same point of the same stream."""
         twin = object.__new__(Generator)
