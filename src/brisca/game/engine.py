@@ -19,7 +19,7 @@ from typing import Any, Generic, TypeVar, cast, overload
 import attrs
 
 from brisca.game.actions import PLAYS, Action, Play, parse_action, well_formed
-from brisca.game.cards import Card, Suit
+from brisca.game.cards import Card, DeckKind, Suit, deck_cards
 from brisca.game.errors import (
     BARE_ERRORS,
     IllegalActionError,
@@ -575,7 +575,7 @@ def step(state: State | P, action: Action | str) -> tuple[State | P, tuple[Event
             return _advance(state, cast(Action, action), log, plan), tuple(log)
         seat: int = state.to_act  # type: ignore[assignment]
         card = action.card
-        played = _PLAYED.get((seat, card)) or _event(_PLAYED, CardPlayed, seat, card)
+        played = _PLAYED[card].get(seat) or _seat_event(_PLAYED, CardPlayed, seat, card)
         if plan.quiet_plays:
             # No hook to run and no trump to reveal (a legal play has its trump chosen):
             # the card is the whole story, unless it completes its trick.
@@ -647,9 +647,10 @@ def _revealed(state: State) -> TrumpRevealed:
 
 # The events of plays, draws, tricks and hand ends, made once each: they are values, few
 # (seats by cards, or by points and trick), and a step makes several, so `step` reuses them.
-_PLAYED: dict[tuple[Any, ...], Event] = {}
+# A seat's play and draw of each card, by card, then seat: no key tuple to build and hash.
+_PLAYED: dict[Card, dict[int, Event]] = {c: {} for c in deck_cards(DeckKind.SPANISH48)}
 _WON: dict[tuple[Any, ...], Event] = {}
-_DRAWN: dict[tuple[Any, ...], Event] = {}
+_DRAWN: dict[Card, dict[int, Event]] = {c: {} for c in deck_cards(DeckKind.SPANISH48)}
 _ENDED: dict[tuple[Any, ...], Event] = {}
 
 
@@ -665,6 +666,21 @@ def _event(made: dict[tuple[Any, ...], Event], kind: Callable[..., Event], *fiel
 
 
 _KEY_TYPES = frozenset({int, Card, type(None)})
+
+
+def _seat_event(
+    made: dict[Card, dict[int, Event]], kind: Callable[..., Event], seat: Any, card: Card
+) -> Event:
+    """`kind(seat, card)`, kept by card and seat when the seat is one a table has: a
+    hand-built state's odd seat must not come back in another game's events, nor grow
+    the cache."""
+    event = kind(seat, card)
+    if type(seat) is int and 0 <= seat < _MOST_SEATS:
+        made[card][seat] = event
+    return event
+
+
+_MOST_SEATS = 6
 
 
 def _int_tuple(value: object) -> bool:
@@ -725,8 +741,9 @@ def _play(state: State, action: Play, log: Log, plan: _Plan) -> State:
                 if card is turned:  # once a hand: the turned card, drawn in view
                     log.append(CardsDrawn(drawer, card, True))
                 else:
-                    drawn = (drawer, card)
-                    log.append(_DRAWN.get(drawn) or _event(_DRAWN, CardsDrawn, *drawn))
+                    log.append(
+                        _DRAWN[card].get(drawer) or _seat_event(_DRAWN, CardsDrawn, drawer, card)
+                    )
         stock = stock[len(order) :]
     after = build_state(
         table,
