@@ -647,7 +647,7 @@ def _revealed(state: State) -> TrumpRevealed:
 
 # The events of plays, draws, tricks and hand ends, made once each: they are values, few
 # (seats by cards, or by points and trick), and a step makes several, so `step` reuses them.
-# A seat's play and draw of each card, by card, then seat: no key tuple to build and hash.
+# Plays and draws are kept by card, then seat: no key tuple to build and hash.
 _PLAYED: dict[Card, dict[int, Event]] = {c: {} for c in deck_cards(DeckKind.SPANISH48)}
 _WON: dict[tuple[Any, ...], Event] = {}
 _DRAWN: dict[Card, dict[int, Event]] = {c: {} for c in deck_cards(DeckKind.SPANISH48)}
