@@ -44,7 +44,7 @@ from brisca.game.errors import (
     StateError,
     describe,
     int_range,
-    plain_text,
+    text_of,
 )
 from brisca.game.rng import MAX_SEED, Generator
 from brisca.game.rules import Rules
@@ -98,7 +98,7 @@ def checked_reward(reward: object) -> str:
     Raises:
         StateError: it does not.
     """
-    name = plain_text(reward) if isinstance(reward, str) else None
+    name = text_of(reward)
     if name not in REWARDS:
         raise StateError(f"reward must be one of {', '.join(REWARDS)}, got {describe(reward)}")
     return name

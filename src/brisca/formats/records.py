@@ -91,6 +91,7 @@ from brisca.game.errors import (
     checked_int,
     describe,
     plain_text,
+    text_of,
 )
 from brisca.game.jsonio import Fields, only_strings, parse, plain_json, refuse_lone_surrogates
 from brisca.game.match import MAX_DEAL_ACTIONS
@@ -286,8 +287,10 @@ def _check_rules(instance: object, attribute: attrs.Attribute[Any], value: Any) 
 
 
 def _preset(value: object) -> str | None:
-    name = plain_text(value) if isinstance(value, str) else value
-    if name is not None and (not isinstance(name, str) or name not in PRESETS):
+    if value is None:
+        return None
+    name = text_of(value)
+    if name not in PRESETS:
         raise unknown_preset(value)
     return name
 

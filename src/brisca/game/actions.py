@@ -29,6 +29,7 @@ from brisca.game.errors import (
     checked_int,
     describe,
     plain_text,
+    text_of,
 )
 
 __all__ = [
@@ -139,7 +140,7 @@ SIGNAL_NAMES = ("lip_bite", "shoulder", "wink", "head_shake", "lips", "eyes_up")
 
 
 def _signal_name(value: object) -> str:
-    name = plain_text(value) if isinstance(value, str) else None
+    name = text_of(value)
     if name not in SIGNAL_NAMES:
         raise NotationError(
             f"{describe(value)} is no signal; the signals are {', '.join(SIGNAL_NAMES)}"
@@ -182,9 +183,9 @@ def _rank(value: object) -> int:
 def _suit(value: object) -> Suit:
     if type(value) is Suit:
         return value
-    letter = plain_text(value).upper() if issubclass(type(value), str) else None
+    letter = text_of(value)
     try:
-        return Suit(letter)
+        return Suit(None if letter is None else letter.upper())
     except NotationError:
         raise NotationError(
             f"expected a suit or its letter O, C, E or B, got {describe(value)}"

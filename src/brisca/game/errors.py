@@ -27,6 +27,7 @@ __all__ = [
     "describe",
     "int_range",
     "plain_text",
+    "text_of",
 ]
 
 
@@ -89,6 +90,16 @@ def plain_text(value: object) -> str:
     if issubclass(kind, str):  # its type, not its __class__, which a mock may fake
         return str.__str__(value)
     raise NotationError(f"expected text, got {describe(value)}")
+
+
+def text_of(value: object) -> str | None:
+    """`value` as plain text (:func:`plain_text`) if its type is a str or a subclass, else
+    ``None``: the one test of "is it text" for readers that take text or something else.
+
+    >>> text_of("2O"), text_of(7)
+    ('2O', None)
+    """
+    return plain_text(value) if issubclass(type(value), str) else None
 
 
 def describe(value: object, limit: int = QUOTE_LIMIT, *, typed: bool = True) -> str:

@@ -55,6 +55,7 @@ from brisca.game.errors import (
     as_brisca_error,
     describe,
     plain_text,
+    text_of,
 )
 
 __all__ = [
@@ -287,13 +288,18 @@ def plain_keys(data: Mapping[Any, Any], where: str) -> dict[Any, Any]:
         return data
     try:
         pairs = list(dict.items(data) if isinstance(data, dict) else data.items())
-        plain = {plain_text(k) if issubclass(type(k), str) else k: v for k, v in pairs}
+        plain = {_plain_key(k): v for k, v in pairs}
     except BARE_ERRORS as error:
         why = type(error).__name__
         raise NotationError(f"{where} cannot be read as a mapping ({why})") from None
     if len(plain) != len(pairs):
         raise NotationError(f"{where} has a key twice, as plain text")
     return plain
+
+
+def _plain_key(key: object) -> object:
+    text = text_of(key)
+    return key if text is None else text
 
 
 class Fields:

@@ -11,7 +11,7 @@ import enum
 import re
 from typing import Any
 
-from brisca.game.errors import BARE_ERRORS, BriscaError, RulesError, describe, plain_text
+from brisca.game.errors import BARE_ERRORS, BriscaError, RulesError, describe, text_of
 
 __all__ = ["ByValue", "Option"]
 
@@ -28,8 +28,9 @@ class ByValue(enum.EnumMeta):
             return super().__call__(value, *args, **kwargs)
         if type(value) is cls:  # its type, not its __class__, which a mock may fake
             return value
-        if issubclass(type(value), str):
-            value = plain_text(value)
+        text = text_of(value)
+        if text is not None:
+            value = text
         try:
             return cls._value2member_map_[value]
         except BARE_ERRORS:  # not a value, unhashable, or a hash or == that raises

@@ -55,7 +55,14 @@ from brisca.game.engine import (
     result,
     step,
 )
-from brisca.game.errors import IllegalActionError, NotationError, StateError, describe, plain_text
+from brisca.game.errors import (
+    IllegalActionError,
+    NotationError,
+    StateError,
+    describe,
+    plain_text,
+    text_of,
+)
 from brisca.game.events import Event, HandEnded, events_for
 from brisca.game.jsonio import Fields, parse, readable
 from brisca.game.match import Match, match_apply, new_match
@@ -117,7 +124,7 @@ def _bot_seat(name: str) -> Occupant:
 def clean_name(name: object, seat: int) -> str:
     """A player's name as the table shows it: printable, at most `NAME_LIMIT`
     characters, and ``"seat N"`` when nothing is left."""
-    text = plain_text(name) if issubclass(type(name), str) else ""
+    text = text_of(name) or ""
     text = "".join(ch for ch in text if ch.isprintable()).strip()[:NAME_LIMIT].strip()
     return text or f"seat {seat}"
 
@@ -144,7 +151,8 @@ def _seats(rules: Rules, seats: Sequence[object]) -> tuple[Occupant, ...]:
         raise StateError(f"these rules seat {n} players; seats lists {len(seats)}")
     made = []
     for k, given in enumerate(seats):
-        kind = plain_text(given) if issubclass(type(given), str) else given
+        text = text_of(given)
+        kind = given if text is None else text
         if kind == HUMAN or kind is None:
             made.append(Occupant(None, secrets.token_urlsafe(16), f"seat {k}", False))
         elif isinstance(kind, str) and kind in BOTS:  # by name only: never module:Class
@@ -183,9 +191,9 @@ def new_table(
     if type(match) is not bool:
         raise StateError(f"match must be true or false, got {describe(match)}")
     game: State | Match = new_match(rules, seed=seed) if match else new_game(rules, seed=seed)
-    if table_id is not None and not issubclass(type(table_id), str):
+    name = None if table_id is None else text_of(table_id)
+    if table_id is not None and name is None:
         raise NotationError(f"table_id must be text, got {describe(table_id)}")
-    name = plain_text(table_id) if table_id is not None else ""
     return Table(name or secrets.token_urlsafe(9), game, _seats(rules, seats))
 
 
@@ -243,10 +251,11 @@ class Table:
 
     def seat_of(self, token: object) -> int | None:
         """The seat whose secret is `token`, or ``None``: compared in constant time."""
-        if not issubclass(type(token), str) or not plain_text(token):
+        text = text_of(token)
+        if not text:
             return None
         # As UTF-8 bytes: compare_digest refuses text that is not ASCII with a TypeError.
-        given = _secret(plain_text(token))
+        given = _secret(text)
         found = None
         for k, seat in enumerate(self.seats):
             if seat.token is not None and hmac.compare_digest(_secret(seat.token), given):
