@@ -171,3 +171,45 @@ def test_a_missing_framework_names_the_extra_to_install(
     )
     out = python(script)
     assert f"pip install '{extra}'" in out
+
+
+class _Index:
+    """An integer by ``__index__`` alone, as an array library's may be."""
+
+    def __init__(self, value: int) -> None:
+        self.value = value
+
+    def __index__(self) -> int:
+        return self.value
+
+
+class _BadIndex:
+    def __index__(self) -> int:
+        raise RecursionError("hostile")
+
+
+def test_one_integer_guard_takes_numpy_integers_and_refuses_bools_floats_and_bad_indices() -> None:
+    """`brisca.game.errors.checked_integer` is the integer guard of every reader that
+    meets array entries (the environments, the batch, Card's rank): an int, a numpy
+    integer or any ``__index__`` will do; a bool of either kind, a float, text and an
+    ``__index__`` that raises are refused with the library's error, naming the value."""
+    np = pytest.importorskip("numpy")
+    from brisca import Card, NotationError, StateError, Suit
+    from brisca.batch import Batch
+    from brisca.game.errors import as_integer, checked_integer
+
+    for good in (1, np.int8(1), np.uint64(1), _Index(1)):
+        assert as_integer(good) == 1 and type(as_integer(good)) is int
+        assert checked_integer(good, "a seat", 0, 3) == 1
+        assert Card(good, Suit.OROS) is Card(1, Suit.OROS)  # type: ignore[arg-type]
+        assert Batch("spanish-2p", good).size == 1  # type: ignore[arg-type]
+    for bad in (True, np.True_, 1.0, np.float64(1), "1", None, _BadIndex(), np.array([1, 2])):
+        assert as_integer(bad) is None
+        with pytest.raises(StateError, match=r"a seat must be an int from 0 to 3 \(a numpy"):
+            checked_integer(bad, "a seat", 0, 3)
+        with pytest.raises(NotationError, match="no such card"):
+            Card(bad, Suit.OROS)  # type: ignore[arg-type]
+        with pytest.raises(StateError, match="size must be"):
+            Batch("spanish-2p", bad)  # type: ignore[arg-type]
+    with pytest.raises(StateError, match=r"a seat must be an int from 0 to 3 .* got 4 \(int64\)$"):
+        checked_integer(np.int64(4), "a seat", 0, 3)

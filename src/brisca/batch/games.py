@@ -19,7 +19,8 @@ from brisca.game.errors import (
     IllegalActionError,
     NotationError,
     StateError,
-    checked_int,
+    as_integer,
+    checked_integer,
     describe,
 )
 from brisca.game.rules import Rules
@@ -115,7 +116,7 @@ def batch_bytes(rules: Rules | str, size: int) -> int:
         StateError: `size` is not a non-negative int.
     """
     rules = covered_rules(rules)
-    size = _integer(size, "size", 0)
+    size = checked_integer(size, "size", 0)
     cards, seats = len(rules.cards), rules.num_players
     _, offset, last = observation_layout(rules)[-1]
     kept = 8 * (k.WIDTH + k.MAX_TRICKS * k.LOG_WIDTH)  # int64 rows and trick logs
@@ -169,18 +170,6 @@ def _int_array(value: object, what: str, shape: tuple[int, ...]) -> Ints:
 _INT64_MAX = np.iinfo(np.int64).max
 
 
-def _integer(value: object, what: str, least: int, most: int | None = None) -> int:
-    """`checked_int`, taking a numpy integer too (an array's entries are; a bool is not)."""
-    if isinstance(value, np.integer):
-        value = int(value)
-    return checked_int(value, what, least, most)
-
-
-def _is_integer(value: object) -> bool:
-    """Whether `value` is one int, a Python or numpy one (a bool is not)."""
-    return isinstance(value, (int, np.integer)) and not isinstance(value, bool)
-
-
 class Batch:
     """`size` hands of `rules` at once, each a row of int64 state for the compiled kernel.
 
@@ -202,7 +191,7 @@ class Batch:
 
     def __init__(self, rules: Rules | str, size: int) -> None:
         self.rules: Rules = covered_rules(rules)
-        self.size: int = _integer(size, "size", 1, MAX_GAMES)
+        self.size: int = checked_integer(size, "size", 1, MAX_GAMES)
         needed = batch_bytes(self.rules, self.size)
         if needed > MAX_BATCH_BYTES:  # refused before a byte is allocated
             most = size * MAX_BATCH_BYTES // needed
@@ -272,7 +261,7 @@ class Batch:
                 raise StateError(f"seeds must hold {n} ints, one a game, got {len(seeds)}")
             ids = {card: i for i, card in enumerate(self.rules.cards)}
             for g in np.flatnonzero(chosen).tolist():
-                seed = _integer(seeds[g], f"seeds[{g}]", 0, rng.MAX_SEED)  # the library's
+                seed = checked_integer(seeds[g], f"seeds[{g}]", 0, rng.MAX_SEED)  # the library's
                 state = new_game(self.rules, seed=seed, dealer=int(dealt[g]))
                 games[g, k.DECK : k.DECK + cards] = [ids[c] for c in state.deal.deck]
         elif decks is not None:
@@ -285,7 +274,7 @@ class Batch:
                 )
             games[chosen, k.DECK : k.DECK + cards] = order[chosen]
         else:
-            k.seed_rows(games, _integer(shuffle_seed, "shuffle_seed", 0, MAX_SEED), chosen)
+            k.seed_rows(games, checked_integer(shuffle_seed, "shuffle_seed", 0, MAX_SEED), chosen)
             k.shuffle_all(games, self._tables, chosen)
         k.deal_all(games, self._tables, dealt, chosen)
         self._games = games
@@ -306,8 +295,10 @@ class Batch:
         seats = self.rules.num_players
         if dealers is None:
             return np.full(self.size, seats - 1, dtype=np.int64)
-        if _is_integer(dealers):
-            return np.full(self.size, _integer(dealers, "dealer", 0, seats - 1), dtype=np.int64)
+        if as_integer(dealers) is not None:
+            return np.full(
+                self.size, checked_integer(dealers, "dealer", 0, seats - 1), dtype=np.int64
+            )
         array = _int_array(dealers, "dealers", (self.size,))
         if array.size and not (array.min() >= 0 and array.max() < seats):
             raise StateError(f"dealers must be seats from 0 to {seats - 1}")
@@ -375,10 +366,12 @@ class Batch:
         Raises:
             StateError: `until` is not a seat, a bad seed, or a bad mask.
         """
-        seat = -1 if until is None else _integer(until, "until", 0, self.rules.num_players - 1)
+        seat = (
+            -1 if until is None else checked_integer(until, "until", 0, self.rules.num_players - 1)
+        )
         chosen = self._which(which)
         if seed is not None:
-            k.seed_rows(self._games, _integer(seed, "seed", 0, MAX_SEED), chosen)
+            k.seed_rows(self._games, checked_integer(seed, "seed", 0, MAX_SEED), chosen)
         k.opponents_all(self._games, self._tables, seat, self._logs, chosen)
 
     def observe(self, seats: object) -> npt.NDArray[np.float32]:
@@ -391,8 +384,8 @@ class Batch:
             StateError: a bad seat.
         """
         n = self.rules.num_players
-        if _is_integer(seats):
-            seat = np.full(self.size, _integer(seats, "seat", 0, n - 1), dtype=np.int64)
+        if as_integer(seats) is not None:
+            seat = np.full(self.size, checked_integer(seats, "seat", 0, n - 1), dtype=np.int64)
         else:
             seat = _int_array(seats, "seats", (self.size,))
             if seat.size and not (seat.min() >= 0 and seat.max() < n):
@@ -416,7 +409,7 @@ class Batch:
         Raises:
             StateError: `game` is not an index of the batch.
         """
-        g = checked_int(game, "game", 0, self.size - 1)
+        g = checked_integer(game, "game", 0, self.size - 1)
         seats, cards = self.rules.num_players, self.rules.cards
         log = self._logs[g]
         found = []
@@ -448,12 +441,12 @@ def random_playouts(
         StateError: a bad number of games, seed or dealer.
     """
     rules = covered_rules(rules)
-    n = checked_int(games, "games", 1, MAX_GAMES)
+    n = checked_integer(games, "games", 1, MAX_GAMES)
     seats = rules.num_players
-    d = seats - 1 if dealer is None else checked_int(dealer, "dealer", 0, seats - 1)
+    d = seats - 1 if dealer is None else checked_integer(dealer, "dealer", 0, seats - 1)
     tables = kernel_tables(rules)
     points = np.zeros((n, int(tables[k.T_CONFIG][k.C_SIDES])), dtype=np.int64)
     winners = np.zeros(n, dtype=np.int64)
-    value = checked_int(seed, "seed", 0, MAX_SEED)
+    value = checked_integer(seed, "seed", 0, MAX_SEED)
     k.playouts(tables, value, np.full(n, d, dtype=np.int64), points, winners)
     return points, winners

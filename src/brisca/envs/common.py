@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import math
 import numbers
-import operator
 import os
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Literal
@@ -38,12 +37,10 @@ from brisca.formats.text import describe_deal, describe_result
 from brisca.game.actions import Action
 from brisca.game.engine import new_game, observe
 from brisca.game.errors import (
-    BARE_ERRORS,
-    BriscaError,
     NotationError,
     StateError,
+    checked_integer,
     describe,
-    int_range,
     text_of,
 )
 from brisca.game.rng import MAX_SEED, Generator
@@ -63,14 +60,12 @@ __all__ = [
     "checked_action_index",
     "checked_illegal",
     "checked_illegal_reward",
-    "checked_integer",
     "checked_options",
     "checked_render_mode",
     "checked_reward",
     "checked_seed",
     "deal",
     "decoded_action",
-    "integer",
     "observation",
     "observation_space",
     "render_table",
@@ -253,37 +248,6 @@ def decoded_action(action: object, rules: Rules) -> Action:
     """
     actions = action_space(rules)
     return actions[checked_action_index(action, len(actions))]
-
-
-def integer(value: object) -> int | None:
-    """`value` as a Python int if it is an integer (a numpy one will do, a bool will not),
-    else ``None``."""
-    if isinstance(value, (bool, np.bool_)):
-        return None
-    try:
-        return operator.index(value)  # type: ignore[arg-type]
-    except BARE_ERRORS:  # no __index__, or one that fails: not an integer
-        return None
-
-
-def checked_integer(
-    value: object,
-    what: str,
-    least: int,
-    most: int,
-    *,
-    error: type[BriscaError] = StateError,
-) -> int:
-    """`value` as a Python int, if it is an integer from `least` to `most`: the one
-    integer guard of the environments, where the frameworks hand out numpy integers, so
-    one will do (a bool will not); otherwise `error`, saying what `what` must be."""
-    number = value if type(value) is int else integer(value)
-    if number is None or not least <= number <= most:
-        raise error(
-            f"{what} must be {int_range(least, most)} (a numpy integer will do), "
-            f"got {describe(value)}"
-        )
-    return number
 
 
 def checked_action_index(action: object, size: int) -> int:

@@ -66,9 +66,7 @@ from brisca.agents.encoding import (
 )
 from brisca.agents.sampling import sample_state
 from brisca.envs.common import (
-    checked_integer,
     checked_reward,
-    integer,
     render_table,
     seat_rewards,
     worst_reward,
@@ -85,6 +83,8 @@ from brisca.game.errors import (
     NotationError,
     RulesError,
     StateError,
+    as_integer,
+    checked_integer,
     describe,
     plain_text,
 )
@@ -604,7 +604,7 @@ class BriscaState(pyspiel.State):  # type: ignore[misc]
             player, action = self.current_player(), args[0]
         elif len(args) == 2:
             # The chance player too, at any node: a history's outcomes are written so.
-            chance = integer(args[0]) == _CHANCE
+            chance = as_integer(args[0]) == _CHANCE
             player, action = _CHANCE if chance else self._player(args[0]), args[1]
         else:
             raise StateError(f"action_to_string takes [player,] action, got {len(args)} arguments")
@@ -706,7 +706,7 @@ class BriscaState(pyspiel.State):  # type: ignore[misc]
 
     def _player(self, player: object) -> int:
         """`player`, a seat or the player to act (a chance or terminal node's pseudo-player)."""
-        value = integer(player)
+        value = as_integer(player)
         if value is not None and value == self.current_player():
             return value
         return _checked_seat(player, self._players())

@@ -7,14 +7,12 @@ object, so cards compare and hash by identity.
 
 from __future__ import annotations
 
-import contextlib
 import enum
 import functools
-import operator
 import re
 import unicodedata
 
-from brisca.game.errors import BARE_ERRORS, NotationError, describe, plain_text
+from brisca.game.errors import NotationError, as_integer, describe, plain_text
 from brisca.game.option import ByValue, Option
 
 __all__ = [
@@ -112,10 +110,8 @@ class Card:
 
     def __new__(cls, rank: int, suit: Suit) -> Card:
         # Exact types, or an integer (numpy's) read as one: True and 1.0 hash as 1.
-        if type(rank) is not int and not isinstance(rank, bool):
-            with contextlib.suppress(*BARE_ERRORS):  # no integer: refused below
-                rank = operator.index(rank)
-        card = _CARDS.get((rank, suit)) if type(rank) is int and type(suit) is Suit else None
+        number = rank if type(rank) is int else as_integer(rank)
+        card = _CARDS.get((number, suit)) if number is not None and type(suit) is Suit else None
         if card is None:
             raise NotationError(
                 f"no such card: rank must be an int in 1..12 and suit a brisca.Suit, "

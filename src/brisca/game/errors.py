@@ -7,6 +7,7 @@ a :class:`ValueError`, so callers can catch one type at the boundary.
 from __future__ import annotations
 
 import contextlib
+import operator
 from collections.abc import Iterable, Iterator
 from typing import TypeVar
 
@@ -21,8 +22,10 @@ __all__ = [
     "RulesError",
     "StateError",
     "as_brisca_error",
+    "as_integer",
     "as_state_error",
     "checked_int",
+    "checked_integer",
     "checked_type",
     "describe",
     "int_range",
@@ -228,6 +231,49 @@ def checked_int(
     if type(value) is not int or value < least or (most is not None and value > most):
         raise error(f"{what} must be {int_range(least, most)}, got {describe(value)}")
     return value
+
+
+def as_integer(value: object) -> int | None:
+    """`value` as a Python int if it is an integer: an int, or a value that says it is
+    one through ``__index__``, as numpy's do (a bool is not, of either kind); else
+    ``None``.
+
+    >>> as_integer(3), as_integer(True), as_integer(3.0)
+    (3, None, None)
+    """
+    if type(value) is int:
+        return value
+    if isinstance(value, bool):  # numpy's bool has no __index__
+        return None
+    try:
+        return operator.index(value)  # type: ignore[arg-type]
+    except BARE_ERRORS:  # no __index__, or one that fails: not an integer
+        return None
+
+
+def checked_integer(
+    value: object,
+    what: str,
+    least: int,
+    most: int | None = None,
+    *,
+    error: type[BriscaError] = StateError,
+) -> int:
+    """`checked_int` for the readers of arrays and frameworks, which hand out numpy
+    integers: `value` as a Python int, if :func:`as_integer` reads it as one from `least`
+    to `most`; otherwise `error`, saying what `what` must be."""
+    number = as_integer(value)
+    if number is None or number < least or (most is not None and number > most):
+        # An integer is named by its value (which an array's scalar type would hide).
+        shown = (
+            describe(value)
+            if number is None
+            else f"{describe(number, typed=False)} ({type(value).__name__})"
+        )
+        raise error(
+            f"{what} must be {int_range(least, most)} (a numpy integer will do), got {shown}"
+        )
+    return number
 
 
 def int_range(least: int, most: int | None) -> str:
