@@ -219,3 +219,47 @@ def test_by_default_four_seats_solve_the_last_three_tricks(preset: str, searches
         assert (default.searches, ten.searches) == (int(searches), 0)
         return
     pytest.fail("no position with twelve cards to play")
+
+
+class _Liar(str):
+    """Text whose own == says yes to anything."""
+
+    def __eq__(self, other: object) -> bool:
+        return True
+
+    __hash__ = str.__hash__
+
+
+class _Raising(str):
+    def __eq__(self, other: object) -> bool:
+        raise TypeError("hostile ==")
+
+    __hash__ = str.__hash__
+
+
+def test_search_bot_reads_early_as_its_plain_text() -> None:
+    """`early` is text or a depth: text is read as its plain text, as every reader of
+    text is, so a subclass's own == is never asked and a plain str is kept."""
+    assert SearchBot(early=_Raising("rollouts")).early == "rollouts"
+    assert type(SearchBot(early=_Raising("rollouts")).early) is str
+    with pytest.raises(brisca.StateError, match="early must be 'heuristic', 'rollouts'"):
+        SearchBot(early=_Liar("anything"))
+
+
+@pytest.mark.parametrize("game_seed", [0, 7, 2**1015, 2**1016, 2**1023, 2**1024 - 1])
+def test_every_game_seed_seeds_its_bots(game_seed: int) -> None:
+    """`bot_seed` gives a seed every bot takes for every game seed the engine takes (it
+    wrapped past `MAX_SEED` for game seeds from 2**1016 on); below that, as before."""
+    from brisca.agents.bots import bot_seed
+    from brisca.game.rng import MAX_SEED
+
+    for seat in range(4):
+        seed = bot_seed(game_seed, seat)
+        assert 0 <= seed <= MAX_SEED
+        if game_seed < 2**1016:
+            assert seed == game_seed * 256 + seat + 1
+        for name in ("random", "heuristic", "search"):
+            make_bot(name, seed)
+    bots = [make_bot("random", bot_seed(game_seed, seat)) for seat in range(2)]
+    final, _ = play_game("spanish-2p", bots, seed=game_seed)
+    assert final.is_over

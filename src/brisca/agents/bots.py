@@ -79,6 +79,7 @@ from brisca.game.errors import (
     as_brisca_error,
     checked_int,
     describe,
+    text_of,
 )
 from brisca.game.match import (
     Match,
@@ -461,7 +462,10 @@ class SearchBot:
             checked_int(exact_cards, "exact_cards", 0, MAX_CARDS)
         checked_int(budget, "budget", 1, MAX_BUDGET)
         depth = type(early) is int and 1 <= early <= MAX_TRICKS
-        if early not in ("heuristic", "rollouts") and not depth:
+        text = text_of(early)  # its plain text: a subclass's own == is not asked
+        if text is not None:
+            early = text
+        if text not in ("heuristic", "rollouts") and not depth:
             raise StateError(
                 f"early must be 'heuristic', 'rollouts' or a depth from 1 to {MAX_TRICKS}, "
                 f"got {describe(early)}"
@@ -771,13 +775,19 @@ LEVELS: dict[str, str] = {"easy": "random", "normal": "heuristic", "hard": "sear
 def bot_seed(game_seed: int, seat: int) -> int:
     """The seed of the bot at `seat` in a game dealt from `game_seed`: how the arena,
     ``brisca simulate`` and ``brisca play`` seed their bots, so a game is replayed whole.
+    It is ``(game_seed << 8) + seat + 1``, wrapped to :data:`brisca.game.rng.MAX_SEED`
+    bits, so that every game seed gives seeds a bot takes.
+
+    >>> bot_seed(7, 1), bot_seed(2**1024 - 1, 0) == 2**1024 - 255
+    (1794, True)
 
     Raises:
         BotError: either is not a non-negative int.
     """
     checked_int(game_seed, "game_seed", error=BotError)
     checked_int(seat, "seat", error=BotError)
-    return (game_seed << 8) + seat + 1
+    # Within the seeds a bot takes: unchanged below 2**1016, wrapped above.
+    return ((game_seed << 8) + seat + 1) & MAX_SEED
 
 
 def make_bot(name: str, seed: int = 0) -> Bot:
