@@ -260,6 +260,60 @@ def test_the_sampler_refuses_a_mistyped_view_before_any_try(
     assert not proposed, "the sampler tried to deal a view it could have refused at once"
 
 
+def _turn_forgeries(view: brisca.Observation) -> dict[str, brisca.Observation]:
+    """Views no play gives, each a well-typed edit of `view`'s sides or tricks."""
+    tricks, sides = view.tricks, view.sides
+    first, second = tricks[0], tricks[1]
+    return {
+        "tricks reversed": attrs.evolve(view, tricks=tricks[::-1]),
+        "a trick left out": attrs.evolve(view, tricks=tricks[1:]),
+        "a trick in another order": attrs.evolve(
+            view, tricks=(attrs.evolve(first, cards=first.cards[::-1]), *tricks[1:])
+        ),
+        "a trick won by a seat not in it": attrs.evolve(
+            view, tricks=(attrs.evolve(first, winner=99), *tricks[1:])
+        ),
+        "the next trick led by another": attrs.evolve(
+            view,
+            tricks=(
+                first,
+                attrs.evolve(second, cards=second.cards[1:] + second.cards[:1]),
+                *tricks[2:],
+            ),
+        ),
+        "the sides merged": attrs.evolve(view, sides=(tuple(s for side in sides for s in side),)),
+        "a side left out": attrs.evolve(view, sides=sides[1:]),
+        "the sides in another order": attrs.evolve(view, sides=sides[::-1]),
+    }
+
+
+@pytest.mark.parametrize("name", ["spanish-4p", "arrastre-4p", "spanish-5p", "chiamata-5p"])
+def test_the_sampler_refuses_sides_and_tricks_no_play_gives_before_any_try(
+    monkeypatch: pytest.MonkeyPatch, name: str
+) -> None:
+    """Sides that are not the table's (or its contract's), and tricks not played in turn
+    from the winner of the one before, fail every try: they spent the whole budget of
+    tries (3 to 10 s in these presets) before they were refused, and are refused at once."""
+    proposed: list[object] = []
+    propose = sampling._Model.propose
+
+    def counted(model: sampling._Model, rng: Generator) -> list[Card] | None:
+        proposed.append(model)
+        return propose(model, rng)
+
+    monkeypatch.setattr(sampling._Model, "propose", counted)
+    state = played(name, 0)
+    while len(state.tricks) < 3:
+        state = brisca.apply(state, brisca.legal_actions(state)[0])
+    view = brisca.observe(state, state.to_act)  # type: ignore[arg-type]
+    sampling.sample_state(view, Generator(1))  # the genuine view samples
+    proposed.clear()
+    for what, forged in _turn_forgeries(view).items():
+        with pytest.raises(brisca.StateError, match=r"^the observation's"):
+            sampling.sample_state(forged, Generator(1))
+        assert not proposed, f"the sampler tried to deal a view with {what}"
+
+
 @pytest.mark.parametrize("change", [{"dealer": True}, {"seat": 1.0}, {"to_act": 0.0}])
 def test_the_sampler_refuses_a_mistyped_view_equal_to_one_it_has_sampled(
     change: dict[str, Any],

@@ -101,7 +101,7 @@ from brisca.game.errors import (
 )
 from brisca.game.rng import Generator
 from brisca.game.rules import BlackHand, BlackHandClaim, PlayObligation, Rules, TeamMode
-from brisca.game.state import Contract, Observation, SignalRecord, State
+from brisca.game.state import Contract, Observation, Seating, SignalRecord, State
 from brisca.game.variants import owner
 from brisca.game.variants.black_hand import RANKS as BLACK_HAND_RANKS
 from brisca.game.variants.cantes import pair
@@ -253,6 +253,53 @@ def _check_shape(obs: Observation) -> None:
         raise StateError("the observation's signals are not a tuple of SignalRecords")
 
 
+def _check_turns(obs: Observation, active: list[int]) -> None:
+    """Refuse, before any try, sides and tricks that no play gives: the sides are the
+    table's, or, once a contract is made, its sides as they are known (the called
+    partner may still be hidden); every trick, and the one in progress, is played by
+    the seats in play in turn from its leader, the winner of the trick before. A try
+    replays the public actions, so such a view would fail every one."""
+    table = Seating.create(obs.rules, obs.dealer)
+    sides = {table.sides}
+    contract = obs.contract
+    if contract is not None:
+        with as_state_error("the observation's contract"):
+            declarer = checked_int(
+                contract.declarer, "the contract's declarer", 0, len(table.side_of) - 1
+            )
+            partner = contract.partner
+            if partner is not None:
+                partner = checked_int(partner, "the contract's partner", 0, len(table.side_of) - 1)
+            sides.add(Seating.create(obs.rules, obs.dealer, declarer, partner).sides)
+    if obs.sides not in sides:
+        raise StateError("the observation's sides are not the table's or its contract's")
+    rotation = table.rotation
+    leader: int | None = None
+    with as_state_error("the observation's tricks"):
+        for trick in (*obs.tricks, None):
+            cards = obs.trick if trick is None else trick.cards
+            seats = tuple(seat for seat, _ in cards)
+            if not seats:
+                if trick is None:
+                    break
+                raise StateError("the observation's tricks are not played in turn")
+            first = seats[0]
+            if (
+                (leader is not None and first != leader)
+                or first not in active
+                or seats != rotation[first][: len(seats)]
+                or (trick is not None and (len(seats) != len(active) or trick.leader != first))
+            ):
+                raise StateError(
+                    "the observation's tricks are not played in turn, each led by the "
+                    "winner of the one before"
+                )
+            if trick is not None:
+                if trick.winner not in seats:
+                    raise StateError("the observation's tricks are won by a seat not in them")
+                leader = trick.winner
+
+
 def sample_state(observation: Observation, rng: Generator) -> State:
     """A full state, hidden cards included, that `observation`'s seat cannot tell from the
     real one: ``brisca.observe(sample, observation.seat) == observation``.
@@ -347,6 +394,7 @@ class _Model:
         layout = deal_layout(rules, obs.dealer)
         self.size = len(rules.cards)
         active = [s for s in range(n) if layout.hands[s]]
+        _check_turns(obs, active)
         talon = [*layout.stock, *([] if layout.turned is None else [layout.turned])]
         per_round = len(active)
         rounds = len(talon) // per_round if per_round else 0
