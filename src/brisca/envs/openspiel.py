@@ -71,7 +71,7 @@ from brisca.envs.common import (
     seat_rewards,
     worst_reward,
 )
-from brisca.formats.saves import dumps, loads
+from brisca.formats.saves import dumps_played, loads
 from brisca.formats.views import observation_to_dict
 from brisca.game.actions import Play
 from brisca.game.cards import Card
@@ -503,7 +503,7 @@ class _Hand:
         return self
 
     def __reduce__(self) -> tuple[Callable[[str], _Hand], tuple[str]]:
-        return _hand_from_json, (dumps(self.state),)
+        return _hand_from_json, (dumps_played(self.state),)  # its own state: no replay
 
 
 def _hand_from_json(text: str) -> _Hand:

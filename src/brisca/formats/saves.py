@@ -72,6 +72,7 @@ __all__ = [
     "check_state",
     "dumps",
     "dumps_match",
+    "dumps_played",
     "loads",
     "loads_match",
 ]
@@ -88,14 +89,37 @@ MATCH_VERSION = 1
 def dumps(state: State | Match) -> str:
     """The state (or match) as JSON text, hidden cards included.
 
+    The text holds the deal and the history, which :func:`loads` replays, so a state
+    edited by hand, which they do not reach, is refused (see :func:`check_state`)
+    rather than written as another.
+
     Raises:
-        StateError: `state` is neither a State nor a Match.
+        StateError: `state` is neither a State nor a Match, or is not the state its
+            deal and history reach.
     """
     if type(state) is Match:
         return dumps_match(state)
     if type(state) is not State:
         raise StateError(f"expected a brisca.State or brisca.Match, got {type(state).__name__}")
-    data = record_game(state).to_dict()
+    return _text(_reached(state))
+
+
+def dumps_played(state: State | Match) -> str:
+    """:func:`dumps` of a state that play made (the engine's, or one :func:`loads`
+    gave), without the replay that refuses a hand-edited one: for a writer of its own
+    states after every move, such as the server's store. It does not check a state
+    edited by hand, which may come out as the state its deal and history reach.
+
+    Raises:
+        StateError: `state` is neither a State nor a Match.
+    """
+    if type(state) is State:
+        return _text(record_game(state))
+    return dumps(state)
+
+
+def _text(record: GameRecord) -> str:
+    data = record.to_dict()
     del data["result"]
     return json.dumps({**data, "format": FORMAT, "version": VERSION})
 
@@ -194,6 +218,11 @@ def check_state(state: State) -> None:
     """
     if type(state) is not State:
         raise StateError(f"expected a brisca.State, got {type(state).__name__}")
+    _reached(state)
+
+
+def _reached(state: State) -> GameRecord:
+    """The record of `state`'s deal and history, once their replay is known to reach it."""
     try:
         record = record_game(state)
     except BriscaError as error:
@@ -205,6 +234,7 @@ def check_state(state: State) -> None:
         raise as_brisca_error("the state", error) from None
     if not same:
         raise StateError("the state is not the one its deal and history reach")
+    return record
 
 
 #: The longest match record :func:`loads_match` reads, in characters (or bytes):

@@ -43,7 +43,7 @@ from brisca.agents.bots import BOTS
 from brisca.formats.records import GameRecord, record_game
 from brisca.formats.records import dumps as dump_record
 from brisca.formats.records import loads as load_record
-from brisca.formats.saves import dumps, loads
+from brisca.formats.saves import dumps_played, loads
 from brisca.formats.views import events_to_dicts, observation_to_dict
 from brisca.game.actions import parse_action
 from brisca.game.engine import (
@@ -352,7 +352,7 @@ class Table:
                 "format": FORMAT,
                 "version": VERSION,
                 "id": self.id,
-                "game": dumps(self.game),
+                "game": dumps_played(self.game),  # its own states: no replay
                 "seats": [attrs.asdict(seat) for seat in self.seats],
             }
         )
