@@ -23,7 +23,17 @@ from test_server import Seat, Server, running
 
 import brisca
 from brisca.server import protocol
-from brisca.server.app import MAX_BODY, OUTBOX, Client, Connection, Hub, Limits, _read, create_app
+from brisca.server.app import (
+    MAX_BODY,
+    OUTBOX,
+    Client,
+    Connection,
+    Hub,
+    Limits,
+    Refused,
+    _read,
+    create_app,
+)
 from brisca.server.protocol import MAX_MESSAGE, Join
 from brisca.server.store import MemoryStore
 from brisca.server.tables import new_table
@@ -158,6 +168,81 @@ def test_a_finished_table_of_bots_alone_gives_its_place_back() -> None:
         assert make(server.client, alone).status_code == 201
         server.idle()
         assert make(server.client, alone).status_code == 201
+
+
+class _SlowStore(MemoryStore):
+    """A store whose writes wait, as a file's do on its thread: others run meanwhile."""
+
+    def __init__(self, fail: bool = False) -> None:
+        super().__init__()
+        self.fail = fail
+        self.gets: list[str] = []
+
+    async def add(self, table: Any) -> None:
+        await asyncio.sleep(0.01)
+        if self.fail:
+            raise brisca.BriscaError("the disk is full")
+        await super().add(table)
+
+    async def get(self, table_id: str) -> Any:
+        self.gets.append(table_id)
+        return await super().get(table_id)
+
+
+@pytest.mark.parametrize(
+    ("seats", "limits", "allowed", "status"),
+    [
+        (["human", "random"], Limits(tables_per_address=3), 3, 429),
+        (["random", "random"], Limits(bot_tables=2), 2, 503),
+    ],
+)
+def test_tables_made_at_once_all_count_against_the_limits_while_the_store_writes(
+    seats: list[str], limits: Limits, allowed: int, status: int
+) -> None:
+    """The limits held only with a store that never waits: with a file's, which writes
+    on a thread, every request that came while another was being written passed the
+    check (40 of 40 past a limit of 20). A table's place is taken before the write, and
+    a write that fails gives it back."""
+
+    async def scenario() -> None:
+        hub = Hub(_SlowStore(), limits=limits, bot_delay=30)
+        tables = [new_table("spanish-2p", seats, seed=k) for k in range(allowed * 3)]
+        outcomes = await asyncio.gather(
+            *(hub.create(t, "127.0.0.1") for t in tables), return_exceptions=True
+        )
+        refused = [o for o in outcomes if o is not None]
+        assert len(outcomes) - len(refused) == allowed
+        assert all(isinstance(o, Refused) and o.status == status for o in refused)
+        await hub.close()
+        failing = Hub(_SlowStore(fail=True), limits=limits)
+        for table in tables[:allowed]:
+            with pytest.raises(brisca.BriscaError, match="disk is full"):
+                await failing.create(table, "127.0.0.1")
+        assert not failing.clients and not failing._bots_alone  # every place given back
+
+    asyncio.run(scenario())
+
+
+def test_a_seat_that_leaves_is_told_of_no_move_still_being_written() -> None:
+    """`leave` reads the table under its lock, as a move writes it: a seat that hung up
+    while a move was being written made the others see the move before it was written."""
+
+    async def scenario() -> None:
+        store = _SlowStore()
+        hub = Hub(store)
+        table = new_table("spanish-2p", ["human", "human"], seed=1)
+        await hub.create(table, "127.0.0.1")
+        connection = Connection(None, "127.0.0.1")  # type: ignore[arg-type]
+        connection.table = table.id
+        store.gets.clear()
+        async with hub.lock(table.id):  # a move being written
+            leaving = asyncio.create_task(hub.leave(connection))
+            await asyncio.sleep(0.05)
+            assert not store.gets, "leave read the table while a move was being written"
+        await leaving
+        assert store.gets == [table.id]
+
+    asyncio.run(scenario())
 
 
 # ---------------------------------------------------------------------------

@@ -315,12 +315,18 @@ class Hub:
                 "limit; seat a person, or try again later",
                 503,
             )
-        await self.store.add(table)
+        # Its place is taken before the store's wait (a thread's, for a file), so that
+        # requests that come together all count; a failed add gives it back.
         if not table.is_over:
             self.client(address).tables.add(table.id)
             self._makers[table.id] = address
             if alone:
                 self._bots_alone.add(table.id)
+        try:
+            await self.store.add(table)
+        except BaseException:
+            self._settle(table.id)
+            raise
         self.wake_bots(table)
 
     def _settle(self, table_id: str) -> None:
@@ -447,9 +453,10 @@ class Hub:
             connections.remove(connection)
         if not connections:
             self.connections.pop(connection.table, None)
-        table = await self.store.get(connection.table)
-        if table is not None:
-            self.broadcast(table, ())
+        async with self.lock(connection.table):  # not a move still being written
+            table = await self.store.get(connection.table)
+            if table is not None:
+                self.broadcast(table, ())
 
     # --8<-- [start:broadcast]
     def broadcast(self, table: Table, events: tuple[Event, ...]) -> None:
