@@ -542,3 +542,62 @@ def test_the_largest_record_values_are_written_and_read_back() -> None:
     assert records.loads(text) == record
     assert not conforms({**json.loads(text), "seed": MAX_SEED + 1})
     assert RecordedResult((records.MAX_POINTS,) * 6, 5).points[5] == records.MAX_POINTS
+
+
+_NOTATIONS = [str(action) for action in ACTION_SPACE] + ["zz", "", "play", "1Z"]
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    name=st.sampled_from(sorted(brisca.PRESETS)),
+    dealer=st.integers(0, 1),
+    actions=st.lists(st.sampled_from(_NOTATIONS), max_size=8),
+    seed=st.integers(0, 2**64),
+    points=st.none() | st.tuples(st.integers(0, 120), st.integers(0, 120)),
+    winner=st.sampled_from([None, 0, 1]),
+    players=st.none() | st.tuples(st.text(max_size=5), st.text(max_size=5)),
+)
+def test_every_record_the_constructor_accepts_is_written_and_read_back(
+    name: str,
+    dealer: int,
+    actions: list[str],
+    seed: int,
+    points: tuple[int, int] | None,
+    winner: int | None,
+    players: tuple[str, str] | None,
+) -> None:
+    """A record is plain data: whatever the constructor accepts, legal or not, ``dumps``
+    writes and ``loads(text, play=False)`` reads back equal; ``loads`` itself (which
+    plays it) gives it back exactly when ``validate`` finds no problem, and else
+    refuses it with a BriscaError (it had no way to read such a record back)."""
+    rules = brisca.preset(name)
+    sides = len(brisca.new_game(rules, seed=0).seating.sides)
+    result = None if points is None or sides != 2 else RecordedResult(points, winner)
+    try:
+        record = GameRecord(
+            rules,
+            dealer,
+            actions,
+            seed=seed,
+            result=result,
+            players=None if players is None or rules.num_players != 2 else players,
+        )
+    except brisca.BriscaError:
+        return  # refused at the door
+    text = records.dumps(record)
+    assert records.loads(text, play=False) == record
+    assert records.load(io.StringIO(text), play=False) == record
+    if records.validate(record) is None:
+        assert records.loads(text) == record
+    else:
+        with pytest.raises(brisca.BriscaError):
+            records.loads(text)
+
+
+def test_play_is_a_bool() -> None:
+    text = records.dumps(GameRecord(brisca.preset("spanish-2p"), 0, (), seed=1))
+    for bad in (0, "no", None):
+        with pytest.raises(brisca.StateError, match="play to be True or False"):
+            records.loads(text, play=bad)  # type: ignore[arg-type]
+        with pytest.raises(brisca.StateError, match="play to be True or False"):
+            records.load(io.StringIO(text), play=bad)  # type: ignore[arg-type]

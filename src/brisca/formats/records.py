@@ -4,9 +4,10 @@ A :class:`GameRecord` says everything needed to play a hand again: the rules,
 the dealer, the seed or the deck order, and the actions in their canonical
 notation (``str(action)``, read back by :func:`brisca.parse_action`). It may
 carry the result and metadata: the players' names, a date, an event and free
-tags. Records are plain data: reading one (:func:`loads`) checks its form, and
-:func:`validate` plays it through the engine to find the first action the rules
-refuse.
+tags. Records are plain data: the constructor checks their form, :func:`loads` plays
+them too and refuses one that play does not reach (``loads(text, play=False)`` reads
+the form alone), and :func:`validate` plays one through the engine to find the first
+action the rules refuse.
 
 >>> import brisca
 >>> from brisca import records
@@ -89,6 +90,7 @@ from brisca.game.errors import (
     StateError,
     as_state_error,
     checked_int,
+    checked_type,
     describe,
     plain_text,
     text_of,
@@ -540,18 +542,32 @@ def dump(record: GameRecord, fp: IO[str], *, indent: int | None = None) -> None:
     fp.write(text)
 
 
-def loads(text: str | bytes) -> GameRecord:
+def loads(text: str | bytes, *, play: bool = True) -> GameRecord:
     """Read a record written by :func:`dumps`, and play it: like :func:`brisca.loads`, it
     accepts only what play reaches. :func:`validate` reports the first problem instead.
 
+    With ``play=False`` it reads the record's form alone, as the constructor checks it,
+    so that every record :func:`dumps` writes reads back equal, a record of illegal
+    moves too (for :func:`validate` to judge, say):
+
+    >>> import brisca
+    >>> odd = GameRecord(brisca.preset("spanish-2p"), 0, ["1O"], seed=1)
+    >>> loads(dumps(odd), play=False) == odd
+    True
+    >>> validate(dumps(odd)).kind
+    'illegal action'
+
     Raises:
         NotationError: the text is not JSON, or not a record of this format and version,
-            or an action cannot be read.
+            or an action cannot be read (when played).
         RulesError: the rules in it are invalid.
-        StateError: the dealer is not a seat of those rules, an action is illegal, or
-            the recorded result is not the game's.
+        StateError: the dealer is not a seat of those rules; when played, an action is
+            illegal or the recorded result is not the game's; `play` is not a bool.
     """
+    checked_type(play, bool, "play to be True or False")
     record = _read(text)
+    if not play:
+        return record
     problem = validate(record)
     if problem is None:
         return record
@@ -566,15 +582,16 @@ def _read(text: str | bytes) -> GameRecord:
     return GameRecord.from_dict(parse(text, "a JSON game record"))
 
 
-def load(fp: IO[str] | IO[bytes]) -> GameRecord:
+def load(fp: IO[str] | IO[bytes], *, play: bool = True) -> GameRecord:
     """Read a record from the file `fp`, as :func:`loads` does.
 
     Raises:
         NotationError: as :func:`loads`, or `fp` has no ``read`` method.
     """
+    checked_type(play, bool, "play to be True or False")
     if not callable(getattr(fp, "read", None)):
         raise NotationError(f"fp must be a file open for reading, got {describe(fp)}")
-    return loads(fp.read())
+    return loads(fp.read(), play=play)
 
 
 def deck_order(state: State) -> tuple[Card, ...]:
