@@ -352,9 +352,9 @@ def test_the_command_plays_a_users_bot_and_exits_1_when_it_cheats() -> None:
     [
         (("clever", "random"), "unknown bot 'clever'"),
         (("random", "random", "--preset", "nope"), "unknown preset 'nope'"),
-        (("random", "random", "--deals", "0"), "--deals must be at least 1"),
-        (("random", "random", "--jobs", "0"), "--jobs must be at least 1"),
-        (("random", "random", "--seed", "-3"), "a seed is a non-negative int"),
+        (("random", "random", "--deals", "0"), "--deals must be from 1 to 1,000,000"),
+        (("random", "random", "--jobs", "0"), "--jobs must be from 1 to 256"),
+        (("random", "random", "--seed", "-3"), "a seed is an int from 0 to 2**1024 - 1"),
         (("random",), "the following arguments are required: B"),
     ],
 )

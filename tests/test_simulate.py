@@ -32,7 +32,10 @@ def test_the_tasks_of_a_run_come_from_one_seed_stream_with_the_dealer_going_roun
         (("spanish-9p", ("random",) * 2, 5, 1), "unknown preset"),
         (("spanish-2p", ("random",) * 3, 5, 1), "spanish-2p has 2 seats, and 3 bots were given"),
         (("spanish-2p", ("random", "genius"), 5, 1), "unknown bot 'genius'"),
-        (("spanish-2p", ("random",) * 2, 0, 1), "the number of games must be a positive int"),
+        (
+            ("spanish-2p", ("random",) * 2, 0, 1),
+            "the number of games must be an int from 1 to 10000000",
+        ),
         (("spanish-2p", ("random",) * 2, 5, -1), "a seed must be a non-negative int"),
     ],
 )
@@ -83,7 +86,7 @@ def test_run_local_plays_the_tasks_in_order_one_game_a_chunk() -> None:
     chunks = list(simulate.run_local(run))
     assert [start for start, _ in chunks] == [0, 1, 2, 3, 4]
     assert [games[0] for _, games in chunks] == [simulate.play(task) for task in run]
-    with pytest.raises(BriscaError, match="jobs must be a positive int"):
+    with pytest.raises(BriscaError, match="jobs must be an int from 1 to 256"):
         list(simulate.run_local(run, jobs=0))
 
 

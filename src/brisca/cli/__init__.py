@@ -138,12 +138,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(_legacy(given))
     style = Style.for_stream(sys.stdout)
     try:
-        return COMMANDS[args.command].run(args, style)
+        status = COMMANDS[args.command].run(args, style)
+        sys.stdout.flush()  # here, where a failed write is answered, not at exit
+        return status
     except (Usage, BriscaError) as error:  # messages may quote what the user gave
         print(f"brisca: {clean(str(error))}{import_hint(error)}", file=sys.stderr)
         return 2
     except BrokenPipeError:  # output piped into a command that stopped reading
         sys.stdout = open(os.devnull, "w")  # noqa: SIM115 (nothing more is printed)
+        return 1
+    except OSError as error:  # a write that failed: a full disk, say (reads say Usage)
+        sys.stdout = open(os.devnull, "w")  # noqa: SIM115 (what is left would fail again)
+        print(f"brisca: cannot write: {clean(error.strerror or str(error))}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         print("\nbrisca: interrupted", file=sys.stderr)

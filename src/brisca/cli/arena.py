@@ -17,10 +17,11 @@ from typing import Any, TextIO
 
 from brisca.agents.bots import BOTS, make_bot
 from brisca.cli.common import INSTALL_HINT, add_preset_argument, add_seed_argument
-from brisca.formats.text import PLAIN, Style
+from brisca.formats.text import PLAIN, Style, clean
 from brisca.game.errors import BriscaError
 from brisca.game.presets import PRESETS
-from brisca.runs.arena import ArenaResult, run_arena
+from brisca.runs.arena import MAX_DEALS, ArenaResult, run_arena
+from brisca.runs.workers import MAX_JOBS
 
 __all__ = ["add_arguments", "command"]
 
@@ -77,10 +78,10 @@ def command(args: argparse.Namespace, style: Style = PLAIN) -> int:
     """
     if args.preset not in PRESETS:
         raise BriscaError(f"unknown preset {args.preset!r}; the presets: {', '.join(PRESETS)}")
-    if args.deals < 1:
-        raise BriscaError("--deals must be at least 1")
-    if args.jobs < 1:
-        raise BriscaError("--jobs must be at least 1")
+    if not 1 <= args.deals <= MAX_DEALS:
+        raise BriscaError(f"--deals must be from 1 to {MAX_DEALS:,}")
+    if not 1 <= args.jobs <= MAX_JOBS:
+        raise BriscaError(f"--jobs must be from 1 to {MAX_JOBS}")
     for name in (args.a, args.b):
         make_bot(name)  # an unknown bot fails before the progress bar shows
     out: TextIO | None = None
@@ -121,7 +122,7 @@ def _write(result: ArenaResult, target: str | None, out: TextIO | None) -> None:
     if out is not None:
         with out:
             out.write(data + "\n")
-        print(f"wrote the result as JSON to {target}")
+        print(f"wrote the result as JSON to {clean(str(target))}")
 
 
 def _json(result: ArenaResult) -> str:

@@ -10,6 +10,7 @@ from typing import TextIO
 import brisca
 from brisca.formats.text import clean
 from brisca.game.errors import BotError, describe
+from brisca.game.rng import MAX_SEED
 from brisca.game.rules import Rules
 
 __all__ = [
@@ -32,9 +33,13 @@ class Usage(Exception):
 
 
 def seed(text: str) -> int:
-    """A ``--seed`` argument: a non-negative int, or an argparse error."""
-    if not text.isdigit():
-        raise argparse.ArgumentTypeError(f"a seed is a non-negative int, got {text!r}")
+    """A ``--seed`` argument: an int from 0 to ``MAX_SEED``, as every command and the
+    library take, or an argparse error."""
+    digits = len(str(MAX_SEED))
+    if not (text.isascii() and text.isdigit()) or len(text) > digits or int(text) > MAX_SEED:
+        raise argparse.ArgumentTypeError(
+            f"a seed is an int from 0 to 2**1024 - 1, got {describe(text, 40, typed=False)}"
+        )
     return int(text)
 
 

@@ -10,8 +10,10 @@ the library's own `Problem.index` stays a Python index, from 0.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
+from collections.abc import Iterator
 from typing import Any
 
 import attrs
@@ -29,7 +31,7 @@ from brisca.formats.text import (
 )
 from brisca.game.actions import parse_action
 from brisca.game.errors import BriscaError, describe
-from brisca.game.jsonio import parse
+from brisca.game.jsonio import MAX_TEXT, parse
 from brisca.game.presets import preset_name
 
 __all__ = [
@@ -73,28 +75,29 @@ class _Document:
     text: str
     #: Its ``"format"`` when it names one, else ``None`` (a record or garbage).
     format: str | None
+    #: Why it cannot be read at all (too long, not UTF-8), else ``None``.
+    unreadable: str | None = None
 
 
-def _read_text(path: str) -> tuple[str | None, str]:
-    """The text of `path`, or ``(None, why)`` when it is not UTF-8 text.
+_NOT_UTF8 = (
+    "not a record: {what} is not UTF-8 text (byte 0x{byte:02x} at offset {at}); "
+    "records are UTF-8 JSON"
+)
+_TOO_LONG = f"not a record: longer than {MAX_TEXT // 2**20} MiB, the most one record may hold"
+_CHUNK = 2**20
+#: The most of a file read, for a device or pipe that never ends (4 GiB: millions of
+#: records).
+MAX_FILE = 4 * 2**30
 
-    Raises:
-        Usage: the file cannot be read at all (missing, a directory, no permission).
-    """
-    try:
-        with open(path, "rb") as handle:
-            data = handle.read()
-    except OSError as error:
-        raise Usage(f"cannot read {clean(path)}: {error.strerror or error}") from None
+
+def _decoded(data: bytes, what: str) -> tuple[str | None, str]:
+    """`data` as text, or ``(None, why)`` when it is not UTF-8 (a BOM aside)."""
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
-        return None, "not a record: the file is UTF-16 text, and records are UTF-8 JSON"
+        return None, f"not a record: {what} is UTF-16 text, and records are UTF-8 JSON"
     try:
         return data.decode("utf-8-sig"), ""
     except UnicodeDecodeError as error:
-        return None, (
-            f"not a record: the file is not UTF-8 text (byte 0x{data[error.start]:02x} "
-            f"at offset {error.start}); records are UTF-8 JSON"
-        )
+        return None, _NOT_UTF8.format(what=what, byte=data[error.start], at=error.start)
 
 
 def _format_of(text: str) -> str | None:
@@ -107,23 +110,97 @@ def _format_of(text: str) -> str | None:
     return found if isinstance(found, str) else None
 
 
-def _documents(path: str) -> list[_Document] | str:
-    """The documents of a file: one JSON document, or one a line (JSON Lines).
+def _documents(path: str) -> Iterator[_Document] | str:
+    """The documents of a file: one JSON document, or one a line (JSON Lines), read as
+    they come, each at most `MAX_TEXT` long, so that a file of any size costs the
+    memory of one document.
 
     A string instead says why the file holds no documents at all.
+
+    Raises:
+        Usage: the file cannot be read at all (missing, a directory, no permission).
     """
-    text, why = _read_text(path)
-    if text is None:
-        return why
     try:
-        json.loads(text)
-        whole = True
-    except (ValueError, RecursionError):
-        whole = False
-    lines = [(k, line) for k, line in enumerate(text.splitlines(), 1) if line.strip()]
-    if whole or len(lines) < 2:
-        return [_Document(path, text, _format_of(text))]
-    return [_Document(f"{path}:{k}", line, _format_of(line)) for k, line in lines]
+        handle = open(path, "rb")  # noqa: SIM115 (closed by the generator, or below)
+        head = handle.read(MAX_TEXT + 1)
+    except OSError as error:
+        with contextlib.suppress(NameError):
+            handle.close()
+        raise Usage(f"cannot read {clean(path)}: {error.strerror or error}") from None
+    if len(head) <= MAX_TEXT:  # the whole file: one document, or lines
+        handle.close()
+        text, why = _decoded(head, "the file")
+        if text is None:
+            return why
+        try:
+            json.loads(text)
+            whole = True
+        except (ValueError, RecursionError):
+            whole = False
+        lines = [(k, line) for k, line in enumerate(text.split("\n"), 1) if line.strip()]
+        if whole or len(lines) < 2:
+            return iter([_Document(path, text, _format_of(text))])
+        return (_Document(f"{path}:{k}", line, _format_of(line)) for k, line in lines)
+    if head.startswith((b"\xff\xfe", b"\xfe\xff")):
+        handle.close()
+        return _decoded(head, "the file")[1]
+    return _streamed(path, handle, head)
+
+
+def _streamed(path: str, handle: Any, head: bytes) -> Iterator[_Document]:
+    """The lines of a file longer than one document may be, read a chunk at a time."""
+    with handle:
+        for k, line in enumerate(_lines(handle, head), 1):
+            label = f"{path}:{k}"
+            if line is None:
+                yield _Document(label, "", None, _TOO_LONG)
+                continue
+            text, why = _decoded(line, "the line") if k == 1 else _decoded_line(line)
+            if text is None:
+                yield _Document(label, "", None, why)
+            elif text.strip():
+                yield _Document(label, text, _format_of(text))
+
+
+def _decoded_line(line: bytes) -> tuple[str | None, str]:
+    try:
+        return line.decode("utf-8"), ""
+    except UnicodeDecodeError as error:
+        return None, _NOT_UTF8.format(what="the line", byte=line[error.start], at=error.start)
+
+
+def _lines(handle: Any, buffer: bytes) -> Iterator[bytes | None]:
+    """The lines of `buffer` and what follows it in `handle`, without their newline;
+    ``None`` for a line longer than `MAX_TEXT`, which is skipped to its end.
+
+    Raises:
+        Usage: the file goes on past `MAX_FILE`.
+    """
+    skipping = False
+    read = len(buffer)
+    while True:
+        start = 0
+        while (end := buffer.find(b"\n", start)) >= 0:
+            if skipping:
+                skipping = False
+            else:
+                yield buffer[start:end].rstrip(b"\r")
+            start = end + 1
+        buffer = buffer[start:]
+        if len(buffer) > MAX_TEXT and not skipping:
+            yield None
+            skipping = True
+        if skipping:
+            buffer = b""
+        chunk = handle.read(_CHUNK)
+        read += len(chunk)
+        if read > MAX_FILE:
+            raise Usage(f"the file goes on past {MAX_FILE // 2**30} GiB, the most read")
+        if not chunk:
+            if buffer and not skipping:
+                yield buffer.rstrip(b"\r")
+            return
+        buffer += chunk
 
 
 def _other_document(document: _Document) -> str | None:
@@ -150,9 +227,16 @@ def validate_command(args: argparse.Namespace, style: Style = PLAIN) -> int:
     if isinstance(documents, str):
         print(f"{clean(args.file)}: invalid: {documents}")
         return 1
-    bad = 0
+    bad = count = 0
+    others = False
     for document in documents:
+        count += 1
         label = clean(document.label)
+        if document.unreadable is not None:
+            bad += 1
+            print(f"{label}: invalid: {document.unreadable}")
+            continue
+        others = others or document.format in OTHER_DOCUMENTS
         other = _other_document(document)
         if other is not None:
             print(f"{label}: {other}")
@@ -163,7 +247,7 @@ def validate_command(args: argparse.Namespace, style: Style = PLAIN) -> int:
                 brisca.loads(document.text)
             except BriscaError as error:
                 bad += 1
-                print(f"{label}: invalid: {clean(str(error))}")
+                print(f"{label}: invalid: {clean(_short(str(error)))}")
             else:
                 print(f"{label}: valid: brisca.loads reads it")
             continue
@@ -172,12 +256,12 @@ def validate_command(args: argparse.Namespace, style: Style = PLAIN) -> int:
             bad += 1
             where = ""
             if problem.index is not None:  # counted from 1, as `replay --game` counts records
-                where = f"action {problem.index + 1} ({clean(str(problem.action))}): "
-            print(f"{label}: invalid: {where}{clean(problem.reason)}")
+                shown = _short(str(problem.action), 40)
+                where = f"action {problem.index + 1} ({clean(shown)}): "
+            print(f"{label}: invalid: {where}{clean(_short(problem.reason))}")
     if bad:
         return 1
-    count = len(documents)
-    kind = "record" if all(d.format not in OTHER_DOCUMENTS for d in documents) else "document"
+    kind = "document" if others else "record"
     print(f"{clean(args.file)}: valid ({count} {kind}{'s' if count > 1 else ''})")
     return 0
 
@@ -194,15 +278,17 @@ def replay_command(args: argparse.Namespace, style: Style = PLAIN) -> int:
         print(f"brisca: {clean(args.file)}: {documents}", file=sys.stderr)
         return 1
     if args.game is not None:
-        if not 1 <= args.game <= len(documents):
-            raise Usage(f"--game must be from 1 to {len(documents)}")
-        documents = [documents[args.game - 1]]
+        documents = _the_game(documents, args.game)
     failed = 0
     for k, document in enumerate(documents):
         label = clean(document.label)
         if k:
             print()
         print(label)
+        if document.unreadable is not None:
+            failed += 1
+            print(f"brisca: {label}: {document.unreadable}", file=sys.stderr)
+            continue
         other = _other_document(document)
         if other is not None:
             failed += 1
@@ -213,8 +299,26 @@ def replay_command(args: argparse.Namespace, style: Style = PLAIN) -> int:
             _replay_one(records, records.GameRecord.from_dict(parse(document.text)), style)
         except BriscaError as error:
             failed += 1
-            print(f"brisca: {label}: {clean(str(error))}", file=sys.stderr)
+            print(f"brisca: {label}: {clean(_short(str(error)))}", file=sys.stderr)
     return 1 if failed else 0
+
+
+def _the_game(documents: Iterator[_Document], game: int) -> Iterator[_Document]:
+    """Only the `game`-th document (from 1).
+
+    Raises:
+        Usage: there is no such document.
+    """
+    count = 0
+    for count, document in enumerate(documents, 1):
+        if count == game:
+            return iter([document])
+    raise Usage(f"--game must be from 1 to {count}")
+
+
+def _short(text: str, limit: int = 300) -> str:
+    """`text` as a verdict quotes it: at most `limit` characters, a few lines at most."""
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def _replay_one(records: Any, record: Any, style: Style) -> None:

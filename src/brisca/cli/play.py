@@ -122,6 +122,8 @@ def command(args: argparse.Namespace, style: Style = PLAIN) -> int:
         args.opponents = LEVELS[args.level or "normal"]
     seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(8), "big")
     bots = [make_bot(args.opponents, bot_seed(seed, seat)) for seat in range(n)]
+    if sys.stdin is None or sys.stdout is None:  # started with either closed
+        raise Usage("play needs an input and an output to play on")
     _forgiving(sys.stdin)
     save = open_for_writing(args.out) if args.out is not None else None
     try:
@@ -185,15 +187,26 @@ def _show_turn(view: Observation, legal: Sequence[Action], out: TextIO, style: S
 
 #: The most characters of a typed line echoed back (piped input is echoed for the transcript).
 ECHO = 80
+#: The most characters of a typed line read: no answer is longer (the rest is skipped).
+MAX_LINE = 4096
+#: The most of an overlong line skipped before the input is given up on.
+MAX_SKIP = 2**20
 
 
 def _read_line(inp: IO[str], out: TextIO, prompt: str) -> str | None:
     """Ask `prompt` and read one answer, stripped: ``None`` when the input has ended."""
     print(prompt, end="", file=out)
     out.flush()
-    line = inp.readline()
+    line = inp.readline(MAX_LINE + 1)
     if not line:
         return None
+    if len(line) > MAX_LINE and not line.endswith("\n"):  # no answer: drop the rest of it
+        skipped = 0
+        while (rest := inp.readline(MAX_LINE + 1)) and not rest.endswith("\n"):
+            skipped += len(rest)
+            if skipped > MAX_SKIP:  # input with no end of line, such as /dev/zero
+                raise Usage(f"a line of input goes on past {MAX_SKIP // 2**20} MiB")
+        line = line[:MAX_LINE]
     text = line.strip()
     if not inp.isatty():  # echo piped input, so that the transcript reads well
         print(clean(text if len(text) <= ECHO else text[: ECHO - 3] + "..."), file=out)
@@ -384,6 +397,7 @@ class _Game:
         for hand in hands:
             records.dump(records.record_game(hand, players=players), self.save)
             self.save.write("\n")
+        self.save.flush()  # a failed write is said before "saved"
         what = "the hand" if len(hands) == 1 else f"the {len(hands)} hands"
         if not finished:
             what += " so far" if len(hands) == 1 else ", the last unfinished"

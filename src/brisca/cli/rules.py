@@ -23,6 +23,7 @@ from brisca.formats.text import (
     option_docs,
     source_legend,
 )
+from brisca.game.rng import MAX_SEED
 from brisca.game.state import State
 
 __all__ = [
@@ -78,7 +79,8 @@ def show_command(args: argparse.Namespace, style: Style = PLAIN) -> int:
     state = brisca.new_game(preset_rules(args.preset), seed=args.seed, dealer=args.dealer)
     assert state.seed is not None
     print(f"{args.preset}, seed {state.seed}")
-    print("\n".join(describe_hand(state, state.seed + 1, style=style)))
+    moves = (state.seed + 1) & MAX_SEED  # the bots' seed, within the seeds they take
+    print("\n".join(describe_hand(state, moves, style=style)))
     return 0
 
 

@@ -14,7 +14,7 @@ import socket
 import sys
 
 from brisca.formats.text import PLAIN, Style
-from brisca.game.errors import BriscaError
+from brisca.game.errors import BriscaError, describe
 
 __all__ = ["INSTALL_HINT", "MAX_FRAME", "add_arguments", "command", "listen"]
 
@@ -66,9 +66,11 @@ def listen(host: str, port: int) -> socket.socket:
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
         sock.bind((host, port))
-    except OSError as error:
+    except (OSError, TypeError, UnicodeError) as error:  # a name that cannot be encoded
         sock.close()
-        raise BriscaError(f"cannot listen on {host} port {port}: {error.strerror}") from None
+        why = error.strerror if isinstance(error, OSError) else "not a host name"
+        shown = describe(host, 60, typed=False)
+        raise BriscaError(f"cannot listen on {shown} port {port}: {why}") from None
     sock.listen(128)
     return sock
 

@@ -26,7 +26,9 @@ from brisca.cli.common import (
     preset_rules,
 )
 from brisca.formats.text import PLAIN, Style, clean
+from brisca.game.errors import BriscaError
 from brisca.runs import simulate
+from brisca.runs.workers import MAX_JOBS
 
 __all__ = ["add_arguments", "command"]
 
@@ -74,10 +76,10 @@ def command(args: argparse.Namespace, style: Style = PLAIN) -> int:
     """
     rules = preset_rules(args.preset)
     n = rules.num_players
-    if args.n < 1:
-        raise Usage("-n must be at least 1")
-    if args.jobs is not None and args.jobs < 1:
-        raise Usage("--jobs must be at least 1")
+    if not 1 <= args.n <= simulate.MAX_GAMES:
+        raise Usage(f"-n must be from 1 to {simulate.MAX_GAMES:,}")
+    if args.jobs is not None and not 1 <= args.jobs <= MAX_JOBS:
+        raise Usage(f"--jobs must be from 1 to {MAX_JOBS}")
     if args.address is not None and args.backend != "ray":
         raise Usage("--address names a Ray cluster, for --backend ray")
     ray = _ray_backend() if args.backend == "ray" else None
@@ -99,11 +101,23 @@ def command(args: argparse.Namespace, style: Style = PLAIN) -> int:
     except lost as error:  # games lost on the cluster: no summary
         print(f"brisca: {clean(str(error))}", file=sys.stderr)
         return 1
+    except (BriscaError, OSError):  # the command's own: main answers them
+        raise
+    except Exception as error:  # a bot of the user's that raised: no summary
+        print(f"brisca: a game stopped: {_failure(error)}", file=sys.stderr)
+        return 1
     finally:
         if out is not None:
             out.close()
     print("\n".join(simulate.summary(args.preset, seed, seating, games, elapsed, note)))
     return 0
+
+
+def _failure(error: BaseException) -> str:
+    """What went wrong, in a line: the exception's type and its message, shortened."""
+    message = str(error)
+    message = message if len(message) <= 200 else message[:197] + "..."
+    return clean(f"{type(error).__name__}: {message}" if message else type(error).__name__)
 
 
 class _NoBar:

@@ -69,8 +69,13 @@ from brisca.game.rng import Generator
 from brisca.game.rules import Rules, TeamMode
 from brisca.game.state import Observation
 from brisca.runs.stats import sign_test, wilson_interval
+from brisca.runs.workers import MAX_JOBS, in_workers
+
+#: The most deals an arena plays: each deal's hands are kept (a few kilobytes a deal).
+MAX_DEALS = 10**6
 
 __all__ = [
+    "MAX_DEALS",
     "ArenaResult",
     "BotStats",
     "HandPlayed",
@@ -460,18 +465,7 @@ def _play_deal(task: tuple[str, str, Rules, int, int, int]) -> _Deal:
 
 def _played(tasks: list[tuple[str, str, Rules, int, int, int]], jobs: int) -> Iterator[_Deal]:
     """The deals played, in order, by this process or by `jobs` workers."""
-    if jobs == 1:
-        yield from map(_play_deal, tasks)
-        return
-    import multiprocessing
-
-    with multiprocessing.Pool(jobs) as pool:
-        chunk = max(1, min(16, len(tasks) // (8 * jobs)))
-        yield from pool.imap(_play_deal, tasks, chunksize=chunk)
-
-
-def _count(value: object, what: str, least: int) -> int:
-    return checked_int(value, what, least)
+    return in_workers(_play_deal, tasks, jobs, 16)
 
 
 def run_arena(
@@ -490,11 +484,13 @@ def run_arena(
         a: bot A, by a name of :data:`brisca.agents.bots.BOTS` or ``"module:Class"``.
         b: bot B, likewise.
         rules: a `Rules` value or a preset name.
-        deals: how many deals; each is played in every seating of :func:`seatings`.
+        deals: how many deals, at most `MAX_DEALS`; each is played in every seating of
+            :func:`seatings`.
         seed: the seed of the whole run, any non-negative int; the deals' and the
             bots' seeds come from it. ``None`` draws one from the operating system
             (it is kept in the result).
-        jobs: worker processes; the result is the same for any number.
+        jobs: worker processes, at most :data:`brisca.runs.workers.MAX_JOBS` (and no
+            more than the deals); the result is the same for any number.
         on_progress: called as ``on_progress(deals_done, deals)`` after each deal.
 
     The module of a ``module:Class`` bot must be importable by the worker
@@ -507,11 +503,11 @@ def run_arena(
     rules = checked_rules(rules)
     for name in (a, b):
         make_bot(name)  # an unknown bot fails here, not in a worker
-    _count(deals, "deals", 1)
-    _count(jobs, "jobs", 1)
+    checked_int(deals, "deals", 1, MAX_DEALS)
+    checked_int(jobs, "jobs", 1, MAX_JOBS)
     if seed is None:
         seed = int.from_bytes(os.urandom(8), "big")
-    _count(seed, "the seed", 0)
+    checked_int(seed, "the seed", 0)
     if on_progress is not None and not callable(on_progress):
         raise StateError(f"on_progress must be a callable or None, got {describe(on_progress)}")
     stream = Generator(seed)
@@ -522,7 +518,7 @@ def run_arena(
     illegal, errors = [0, 0], [0, 0]
     first: list[str | None] = [None, None]
     start = time.perf_counter()
-    for done, deal in enumerate(_played(tasks, min(jobs, deals)), 1):
+    for done, deal in enumerate(_played(tasks, jobs), 1):
         hands += deal.hands
         for k in range(2):
             times[k].extend(deal.times[k])

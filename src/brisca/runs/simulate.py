@@ -24,7 +24,6 @@ True
 from __future__ import annotations
 
 import json
-import multiprocessing
 from collections.abc import Callable, Iterable, Iterator, Sequence
 
 import attrs
@@ -35,8 +34,10 @@ from brisca.game.errors import StateError, as_state_error, checked_int, describe
 from brisca.game.presets import preset
 from brisca.game.rng import Generator
 from brisca.runs.stats import wilson_interval
+from brisca.runs.workers import MAX_JOBS, in_workers
 
 __all__ = [
+    "MAX_GAMES",
     "Chunk",
     "Game",
     "Task",
@@ -80,6 +81,10 @@ class Game:
 Chunk = tuple[int, Sequence[Game]]
 
 
+#: The most games a run plays: its tasks and games are kept (a few hundred bytes each).
+MAX_GAMES = 10**7
+
+
 def tasks(
     preset_name: str, seating: Sequence[str], n: int, seed: int, keep_records: bool = False
 ) -> list[Task]:
@@ -89,7 +94,7 @@ def tasks(
     Args:
         preset_name: the preset every game plays.
         seating: a bot name per seat.
-        n: how many games.
+        n: how many games, at most `MAX_GAMES`.
         seed: the run's seed, a non-negative int.
         keep_records: whether the games keep their game records.
 
@@ -107,7 +112,7 @@ def tasks(
         )
     for name in seating:
         make_bot(name)  # an unknown bot fails now, not in a worker
-    checked_int(n, "the number of games", 1)
+    checked_int(n, "the number of games", 1, MAX_GAMES)
     checked_int(seed, "a seed")
     stream = Generator(seed)
     players = rules.num_players
@@ -162,22 +167,17 @@ def run_local(run: Sequence[Task], jobs: int = 1) -> Iterator[Chunk]:
     Yields each game as a chunk of one, in task order.
 
     Raises:
-        BriscaError: `run` is not a sequence of tasks, or `jobs` is not a positive int.
+        BriscaError: `run` is not a sequence of tasks, or `jobs` is not an int from 1
+            to :data:`brisca.runs.workers.MAX_JOBS`.
     """
     run = checked_tasks(run)
-    checked_int(jobs, "jobs", 1)
+    checked_int(jobs, "jobs", 1, MAX_JOBS)
     return _run_local(run, jobs)
 
 
 def _run_local(run: list[Task], jobs: int) -> Iterator[Chunk]:
-    if jobs == 1:
-        for index, task in enumerate(run):
-            yield index, (play(task),)
-        return
-    with multiprocessing.Pool(jobs) as pool:
-        chunksize = max(1, min(64, len(run) // (8 * jobs)))
-        for index, game in enumerate(pool.imap(play, run, chunksize=chunksize)):
-            yield index, (game,)
+    for index, game in enumerate(in_workers(play, run, jobs, 64)):
+        yield index, (game,)
 
 
 def gather(
