@@ -4,6 +4,8 @@ kept in a SQLite file survive a restart of `brisca serve`, a killed one included
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import itertools
 import json
 import re
 import sqlite3
@@ -216,6 +218,121 @@ def test_the_sqlite_store_keeps_tables_across_a_reopening(tmp_path: Path) -> Non
 
     asyncio.run(write())
     assert asyncio.run(read()) == played(table, 30)
+
+
+def test_the_sqlite_store_writes_a_move_as_a_change_and_the_table_whole_rarely(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A move or a change of seats is one small row; the table is written whole again
+    only once it has as many changes as it had moves, so the writes of a match grow
+    with its length, not its square (every move rewrote the whole match: 137 ms a move
+    2,000 hands in). Reopened at any point, the file gives the table back equal."""
+    path = tmp_path / "tables.db"
+    wholes: list[int] = []
+    to_json = Table.to_json
+
+    def counted(table: Table) -> str:
+        wholes.append(table.moves)
+        return to_json(table)
+
+    monkeypatch.setattr(Table, "to_json", counted)
+    table = new_table("subastada-3p", ["human"] * 3, match=True, seed=2)  # a long match
+
+    async def run() -> int:
+        nonlocal table
+        store = SQLiteStore(path)
+        await store.add(table)
+        moves = 0
+        rng = __import__("random").Random(1)
+        while not table.is_over and moves < 700:
+            if moves in (0, 5, 300):  # seats taken between moves
+                table = table.join(moves % 3, f"p{moves}")
+            else:
+                seat = table.to_act
+                assert seat is not None
+                table = table.act(seat, rng.choice(table.legal(seat)))[0]
+            await store.put(table)
+            moves += 1
+            if moves % 97 == 0:  # a restart: the file alone gives the table back
+                store.close()
+                store = SQLiteStore(path)
+                assert await store.get(table.id) == table
+        store.close()
+        return moves
+
+    moves = asyncio.run(run())
+    assert moves == 700
+    # Whole at the add, after 64 changes, then each time the changes match the moves
+    # (restarts read the changes back, and go on counting them).
+    assert len(wholes) == 5, wholes
+    assert all(later >= 2 * earlier - 3 for earlier, later in itertools.pairwise(wholes[1:]))
+    with sqlite3.connect(path) as db:
+        changes = db.execute("SELECT count(*) FROM changes").fetchone()[0]
+        (body,) = db.execute("SELECT body FROM tables").fetchone()
+    assert 0 < changes < 700 and Table.from_json(body).moves + changes == table.moves
+
+
+def test_a_change_that_does_not_replay_makes_the_table_unreadable(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The changes are read as a client's moves are: an illegal move, seats that are not
+    the table's, or junk in the file refuse the table (logged), as a bad body does."""
+    path = tmp_path / "tables.db"
+    table = new_table("spanish-2p", ["human", "random"], seed=2)
+
+    async def write() -> None:
+        store = SQLiteStore(path)
+        await store.add(table)
+        for moves in range(1, 4):  # a change a move
+            await store.put(played(table, moves))
+        store.close()
+
+    async def read() -> Table | None:
+        store = SQLiteStore(path)
+        try:
+            return await store.get(table.id)
+        finally:
+            store.close()
+
+    asyncio.run(write())
+    assert asyncio.run(read()) == played(table, 3)
+    db = sqlite3.connect(path)
+    assert db.execute("SELECT count(*) FROM changes").fetchone()[0] == 3
+    db.close()
+    for junk in ('["act", 0, "1Z"]', '["act", 1, "1O"]', '["seats", []]', '["steal"]', "{"):
+        db = sqlite3.connect(path)
+        with db:
+            db.execute("UPDATE changes SET change = ? WHERE seq = 1", (junk,))
+        db.close()
+        assert asyncio.run(read()) is None
+    assert "cannot be read" in caplog.text
+
+
+def test_a_store_file_of_version_1_is_read_and_brought_to_version_2(tmp_path: Path) -> None:
+    """A file written before the changes (its tables whole) opens, reads and goes on."""
+    path = tmp_path / "tables.db"
+    table = played(new_table("spanish-2p", ["human", "random"], seed=2), 4)
+    with contextlib.closing(sqlite3.connect(path)) as db, db:
+        db.execute(f"PRAGMA application_id = {SQLiteStore.APPLICATION_ID}")
+        db.execute("PRAGMA user_version = 1")
+        db.execute(
+            "CREATE TABLE tables (id TEXT PRIMARY KEY, body TEXT NOT NULL, "
+            "over INTEGER NOT NULL, touched REAL NOT NULL)"
+        )
+        db.execute("INSERT INTO tables VALUES (?, ?, 0, ?)", (table.id, table.to_json(), 0.0))
+
+    async def run() -> None:
+        store = SQLiteStore(path)
+        assert await store.get(table.id) == table
+        await store.put(played(table, 5))
+        store.close()
+        store = SQLiteStore(path)
+        assert await store.get(table.id) == played(table, 5)
+        store.close()
+
+    asyncio.run(run())
+    with sqlite3.connect(path) as db:
+        assert db.execute("PRAGMA user_version").fetchone()[0] == 2
 
 
 def test_the_sqlite_store_forgets_the_oldest_finished_table_when_full(tmp_path: Path) -> None:

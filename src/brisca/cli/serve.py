@@ -69,7 +69,7 @@ def listen(host: str, port: int) -> socket.socket:
     except (OSError, TypeError, UnicodeError) as error:  # a name that cannot be encoded
         sock.close()
         why = error.strerror if isinstance(error, OSError) else "not a host name"
-        shown = describe(host, 60, typed=False)
+        shown = host if host.isprintable() and len(host) <= 60 else describe(host, 60, typed=False)
         raise BriscaError(f"cannot listen on {shown} port {port}: {why}") from None
     sock.listen(128)
     return sock

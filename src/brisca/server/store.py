@@ -5,7 +5,9 @@ a shared store (Redis, a database) can replace :class:`MemoryStore` without
 touching the rest. Its methods are coroutines for that reason. A table is an
 immutable value, and :meth:`brisca.server.tables.Table.to_json` writes the
 whole of it as text, which is what such a store keeps: :class:`SQLiteStore`
-keeps it in a SQLite file, so that the tables survive a restart.
+keeps it in a SQLite file, so that the tables survive a restart, with the moves
+made since it was last written whole (:meth:`~brisca.server.tables.Table.change_from`),
+so that a move costs the same however long the match.
 
 >>> import asyncio
 >>> from brisca.server.tables import new_table
@@ -143,8 +145,14 @@ class MemoryStore(TableStore):
 class SQLiteStore(TableStore):
     """Tables in a SQLite file at `path`, which survive a restart of the server.
 
-    Each table is a row holding :meth:`~brisca.server.tables.Table.to_json`, and
-    each write (a new table, a move, a seat taken, an expiry) is one transaction:
+    Each table is a row holding :meth:`~brisca.server.tables.Table.to_json` as it
+    was when last written whole, and a row for each move or change of seats since
+    (:meth:`~brisca.server.tables.Table.change_from`), which reading replays. A
+    table is written whole again once it has as many changes as it had moves
+    (and at least `WHOLE_AFTER`), so a move costs a small row however long the
+    match, where writing it whole cost time in proportion to the match (137 ms a
+    move 2,000 hands into one, and the file's one thread is every table's). Each
+    write (a new table, a move, a seat taken, an expiry) is one transaction:
     a crash loses at most the write in flight, never a table, and the server
     sends a move to the seats only once it is written. The file is in WAL mode,
     synchronous ``NORMAL``: a killed process loses nothing committed, a power cut
@@ -165,8 +173,11 @@ class SQLiteStore(TableStore):
 
     #: What the file's ``application_id`` says: this is a brisca table store.
     APPLICATION_ID = 0x42524953  # "BRIS"
-    #: The layout of the file, in its ``user_version``.
-    VERSION = 1
+    #: The layout of the file, in its ``user_version``: 2 adds the changes (a file of
+    #: version 1 is one with none, and is brought to 2 when opened).
+    VERSION = 2
+    #: The fewest changes kept before a table is written whole again.
+    WHOLE_AFTER = 64
 
     def __init__(
         self,
@@ -178,6 +189,9 @@ class SQLiteStore(TableStore):
         self.limit = limit
         self._clock = clock
         self._tables: dict[str, Table] = {}
+        # For each table in memory: its changes kept in the file since it was last
+        # written whole, and its moves then.
+        self._changes: dict[str, tuple[int, int]] = {}
         self._worker = ThreadPoolExecutor(1, thread_name_prefix="brisca-store")
         try:
             self._db = self._worker.submit(self._open).result()
@@ -199,10 +213,13 @@ class SQLiteStore(TableStore):
             empty = not db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
             if empty:
                 db.execute(f"PRAGMA application_id = {self.APPLICATION_ID}")
-                db.execute(f"PRAGMA user_version = {self.VERSION}")
                 db.execute(_SCHEMA)
-            elif (app, version) != (self.APPLICATION_ID, self.VERSION):
-                raise StoreError(f"{self.path} is not a brisca table store of version 1")
+                db.execute(_CHANGES)
+            elif app != self.APPLICATION_ID or version not in (1, self.VERSION):
+                raise StoreError(f"{self.path} is not a brisca table store of version 1 or 2")
+            elif version == 1:  # its tables are written whole, with no changes yet
+                db.execute(_CHANGES)
+            db.execute(f"PRAGMA user_version = {self.VERSION}")
             db.execute("COMMIT")
         except sqlite3.OperationalError as error:
             db.close()
@@ -253,6 +270,7 @@ class SQLiteStore(TableStore):
                     )
                 dropped = found[0]
                 db.execute("DELETE FROM tables WHERE id = ?", (dropped,))
+                db.execute("DELETE FROM changes WHERE id = ?", (dropped,))
             db.execute(
                 "INSERT INTO tables (id, body, over, touched) VALUES (?, ?, ?, ?)",
                 (table.id, table.to_json(), table.is_over, now),
@@ -261,8 +279,9 @@ class SQLiteStore(TableStore):
 
         dropped = await self._run(lambda: self._write(add))
         if dropped is not None:
-            self._tables.pop(dropped, None)
+            self._forget(dropped)
         self._tables[table.id] = table
+        self._changes[table.id] = (0, table.moves)
 
     async def get(self, table_id: str) -> Table | None:
         """The table: from memory, or read from the file and checked, once."""
@@ -270,35 +289,72 @@ class SQLiteStore(TableStore):
         if known is not None:
             return known
 
-        def read() -> Table | None:
-            row = self._db.execute("SELECT body FROM tables WHERE id = ?", (table_id,)).fetchone()
+        def read() -> tuple[Table, tuple[int, int]] | None:
+            db = self._db
+            row = db.execute("SELECT body FROM tables WHERE id = ?", (table_id,)).fetchone()
             if row is None:
                 return None
+            changes = db.execute(
+                "SELECT change FROM changes WHERE id = ? ORDER BY seq", (table_id,)
+            ).fetchall()
             try:
-                return Table.from_json(row[0])
+                table = Table.from_json(row[0])
+                whole = table.moves
+                for (change,) in changes:
+                    table = table.changed(change)
             except BriscaError as refused:  # what the file says cannot be played on
                 log.error("table %s in %s cannot be read: %s", table_id, self.path, refused)
                 return None
+            return table, (len(changes), whole)
 
         found = await self._run(read)
-        if found is not None:
-            found = self._tables.setdefault(table_id, found)  # another read may have won
-        return found
+        if found is None:
+            return None
+        if table_id not in self._tables:  # another read may have won
+            self._tables[table_id], self._changes[table_id] = found
+        return self._tables[table_id]
 
     async def put(self, table: Table) -> None:
-        """Write the table's new value."""
+        """Write the table's new value: the change from the value last written, or,
+        when it is no single move or change of seats or the changes have grown as
+        long as the table, the table whole."""
+        before = self._tables.get(table.id)
+        kept, whole = self._changes.get(table.id, (None, 0))
+        change = None if before is None or kept is None else table.change_from(before)
         self._tables[table.id] = table
         now = self._clock()
-        await self._run(
-            lambda: self._write(
-                lambda db: db.execute(
+        if change is None or kept is None or kept >= max(self.WHOLE_AFTER, whole):
+            self._changes[table.id] = (0, table.moves)
+            body = table.to_json()
+
+            def write(db: sqlite3.Connection) -> None:
+                db.execute(
                     "INSERT INTO tables (id, body, over, touched) VALUES (?, ?, ?, ?) ON CONFLICT "
                     "(id) DO UPDATE SET body = excluded.body, over = excluded.over, "
                     "touched = excluded.touched",
-                    (table.id, table.to_json(), table.is_over, now),
+                    (table.id, body, table.is_over, now),
                 )
-            )
-        )
+                db.execute("DELETE FROM changes WHERE id = ?", (table.id,))
+
+        else:
+            self._changes[table.id] = (kept + 1, whole)
+            seq = kept
+
+            def write(db: sqlite3.Connection) -> None:
+                db.execute(
+                    "INSERT INTO changes (id, seq, change) VALUES (?, ?, ?)",
+                    (table.id, seq, change),
+                )
+                db.execute(
+                    "UPDATE tables SET over = ?, touched = ? WHERE id = ?",
+                    (table.is_over, now, table.id),
+                )
+
+        try:
+            await self._run(lambda: self._write(write))
+        except BaseException:
+            self._changes.pop(table.id, None)  # unknown now: the next write is whole
+            raise
 
     async def expire(self, idle: float) -> list[str]:
         """Forget the tables unchanged for `idle` seconds, restarts included; their ids."""
@@ -306,13 +362,21 @@ class SQLiteStore(TableStore):
 
         def expire(db: sqlite3.Connection) -> list[str]:
             rows = db.execute("SELECT id FROM tables WHERE touched <= ?", (before,)).fetchall()
+            db.execute(
+                "DELETE FROM changes WHERE id IN (SELECT id FROM tables WHERE touched <= ?)",
+                (before,),
+            )
             db.execute("DELETE FROM tables WHERE touched <= ?", (before,))
             return [row[0] for row in rows]
 
         gone = await self._run(lambda: self._write(expire))
         for table_id in gone:
-            self._tables.pop(table_id, None)
+            self._forget(table_id)
         return gone
+
+    def _forget(self, table_id: str) -> None:
+        self._tables.pop(table_id, None)
+        self._changes.pop(table_id, None)
 
     def close(self) -> None:
         """Close the file (the worker finishes the writes under way first)."""
@@ -326,6 +390,12 @@ class SQLiteStore(TableStore):
 
 
 _MARKS = ("application_id", "user_version")
+_CHANGES = """CREATE TABLE changes (
+    id TEXT NOT NULL,
+    seq INTEGER NOT NULL,
+    change TEXT NOT NULL,
+    PRIMARY KEY (id, seq)
+) WITHOUT ROWID"""
 _SCHEMA = """CREATE TABLE tables (
     id TEXT PRIMARY KEY,
     body TEXT NOT NULL,

@@ -56,6 +56,7 @@ from brisca.game.engine import (
     step,
 )
 from brisca.game.errors import (
+    BriscaError,
     IllegalActionError,
     NotationError,
     StateError,
@@ -380,12 +381,7 @@ class Table:
         if not table_id:
             raise StateError("table: an empty id")
         game = loads(data.get("game", str))
-        seats = tuple(_read_seat(raw) for raw in data.get("seats", list))
-        if len(seats) != game.rules.num_players:
-            raise StateError(f"table: {len(seats)} seats for {game.rules.num_players} players")
-        tokens = [seat.token for seat in seats if seat.token is not None]
-        if len(set(tokens)) != len(tokens):
-            raise StateError("table: two seats hold the same token")
+        seats = _read_seats(data.get("seats", list), game.rules.num_players)
         finished = tuple(load_record(record) for record in data.texts("finished"))
         played = [_bare(record_game(hand)) for hand in _finished_hands(game)]
         if [_bare(record) for record in finished] != played:
@@ -394,6 +390,75 @@ class Table:
                 f"{len(played)} finished hands"
             )
         return cls(table_id, game, seats, finished)
+
+    def change_from(self, before: Table) -> str | None:
+        """What made `before` into this table, as one line of JSON that :meth:`changed`
+        applies: a move, or new seats. ``None`` when it is no single such change; a
+        store then writes the table whole. A store that keeps the changes since it last
+        wrote a table whole writes a move in the same few bytes however long the match.
+        """
+        if self.id != before.id:
+            return None
+        if self.seats != before.seats:
+            if self.game is not before.game or self.finished is not before.finished:
+                return None
+            return json.dumps(["seats", [attrs.asdict(seat) for seat in self.seats]])
+        if self.moves != before.moves + 1 or before.to_act is None:
+            return None
+        hand = self.hand
+        if hand is not None and hand.history:
+            text = str(hand.history[-1])
+        elif self.finished and self.finished[-1].actions:  # it ended a hand, and one was dealt
+            text = self.finished[-1].actions[-1]
+        else:
+            return None
+        try:  # the same move again, so that `changed` is known to give this very table
+            again, _ = before.act(before.to_act, text)
+        except BriscaError:
+            return None
+        # What a move changes, compared: the hand, and the record of one it ended (the
+        # match as a whole would compare every deal).
+        same = (
+            again.hand == self.hand
+            and again.moves == self.moves
+            and again.is_over == self.is_over
+            and len(again.finished) == len(self.finished)
+            and again.finished[-1:] == self.finished[-1:]
+        )
+        return json.dumps(["act", before.to_act, text]) if same else None
+
+    def changed(self, change: str | bytes) -> Table:
+        """The table after `change`, a line :meth:`change_from` wrote: the move played
+        (and checked) as :meth:`act` plays it, or the seats read as :meth:`from_json`
+        reads them.
+
+        Raises:
+            NotationError: `change` is not such a line.
+            IllegalActionError: its move is not legal.
+            StateError: its seats are not the table's.
+        """
+        data = parse(change, "a table's change")
+        if type(data) is list and len(data) == 3 and data[0] == "act":
+            seat, text = data[1], data[2]
+            if type(seat) is not int or type(text) is not str:
+                raise NotationError("a table's move is a seat and an action's notation")
+            return self.act(seat, text)[0]
+        if type(data) is list and len(data) == 2 and data[0] == "seats":
+            seats = _read_seats(data[1], len(self.seats))
+            return attrs.evolve(self, seats=seats)
+        raise NotationError('a table\'s change is ["act", seat, action] or ["seats", seats]')
+
+
+def _read_seats(raw: object, players: int) -> tuple[Occupant, ...]:
+    if type(raw) is not list:
+        raise StateError(f"table: the seats are a list, got {describe(raw)}")
+    if len(raw) != players:
+        raise StateError(f"table: {len(raw)} seats for {players} players")
+    seats = tuple(_read_seat(seat) for seat in raw)
+    tokens = [seat.token for seat in seats if seat.token is not None]
+    if len(set(tokens)) != len(tokens):
+        raise StateError("table: two seats hold the same token")
+    return seats
 
 
 def _read_seat(raw: object) -> Occupant:
