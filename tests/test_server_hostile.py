@@ -22,6 +22,7 @@ from starlette.websockets import WebSocketDisconnect
 from test_server import Seat, Server, running
 
 import brisca
+from brisca.server import app as app_module
 from brisca.server import protocol
 from brisca.server.app import (
     MAX_BODY,
@@ -497,6 +498,37 @@ def test_a_seat_that_stops_reading_is_cut_off_and_forgotten_while_its_table_play
         assert last["moves"] == 1 and last["seats"][0]["connected"] is False
 
     asyncio.run(asyncio.wait_for(run(), 10))
+
+
+class Deaf(Stuck):
+    """A WebSocket whose client reads nothing, not even the close frame."""
+
+    async def close(self, code: int) -> None:
+        self.closed.append(code)
+        await asyncio.Event().wait()
+
+
+def test_a_connection_cut_off_lets_its_updates_go_and_gives_up_closing_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A client that reads nothing takes no close frame either: its updates are let go at
+    once, and the close is given up after `CLOSE_TIMEOUT`, where the queue of 256
+    updates and a close that never ended were held for as long as the client stayed."""
+    monkeypatch.setattr(app_module, "CLOSE_TIMEOUT", 0.05)
+
+    async def run() -> None:
+        deaf = Deaf()
+        connection = Connection(deaf, "127.0.0.1")  # type: ignore[arg-type]
+        connection.start()
+        for k in range(OUTBOX + 2):  # one being sent, a full outbox, and one more
+            connection.send(f"update {k}")
+            await asyncio.sleep(0)
+        assert connection.closed and connection.closing is not None
+        assert connection.outbox.empty()
+        await asyncio.wait_for(connection.closing, 5)
+        assert deaf.closed == [1008]
+
+    asyncio.run(run())
 
 
 # ---------------------------------------------------------------------------

@@ -82,6 +82,9 @@ MAX_BODY = 4096
 #: How many messages may wait for a client that does not read them; past that the
 #: client is disconnected, so that it never holds up its table.
 OUTBOX = 256
+#: Seconds a close waits for its frame to be sent: a client that reads nothing never
+#: takes it.
+CLOSE_TIMEOUT = 10.0
 
 
 def _positive(instance: object, attribute: attrs.Attribute[float], value: object) -> None:
@@ -228,6 +231,8 @@ class Connection:
         self.closed = True
         if self.writer is not None:
             self.writer.cancel()
+        while not self.outbox.empty():  # never to be sent: let the updates go
+            self.outbox.get_nowait()
         self.closing = asyncio.create_task(self._close(1008))
 
     def stop(self) -> None:
@@ -242,8 +247,10 @@ class Connection:
         await self._close(1000)
 
     async def _close(self, code: int) -> None:
-        with contextlib.suppress(Exception):  # it may be gone already
-            await self.websocket.close(code)
+        # A client that reads nothing takes no close frame either: give up on it after
+        # a while. Its connection stays counted against its address until it goes.
+        with contextlib.suppress(Exception):  # it may be gone already, or never read
+            await asyncio.wait_for(self.websocket.close(code), CLOSE_TIMEOUT)
 
 
 class Hub:
