@@ -372,3 +372,27 @@ def test_a_lowest_card_of_every_mask_bit() -> None:
     """The kernel's de Bruijn count of trailing zeros, over every bit it may see."""
     for bit in range(48):
         assert k.lowest_card((1 << bit) | (1 << 47)) == bit
+
+
+def test_a_mask_of_any_layout_reaches_the_kernel_in_one_layout() -> None:
+    """A read-only or strided `which` is handed to the kernel as the one layout it was
+    compiled for: numba compiled it anew for each other layout, seconds on first use."""
+    from brisca.batch import kernel as k
+
+    batch, again = Batch("spanish-2p", 4), Batch("spanish-2p", 4)
+    for one in (batch, again):
+        one.reset(seeds=[1, 2, 3, 4])
+    first = np.array([int(np.flatnonzero(row)[0]) for row in again.legal_mask()])
+    Batch("spanish-2p", 4).step(first)  # the kernel's own layout, compiled once
+    compiled = {name: len(getattr(k, name).signatures) for name in ("deal_all", "step_all")}
+    strided = np.ones(8, dtype=np.bool_)[::2]
+    frozen = np.ones(4, dtype=np.bool_)
+    frozen.setflags(write=False)
+    batch.reset(seeds=[1, 2, 3, 4], which=frozen)
+    actions = np.array([int(np.flatnonzero(row)[0]) for row in batch.legal_mask()])
+    batch.step(actions, which=strided)
+    again.step(actions)
+    assert (batch.observe(0) == again.observe(0)).all()
+    assert all(compiled.values())
+    for name, count in compiled.items():
+        assert len(getattr(k, name).signatures) == count, name  # nothing compiled anew

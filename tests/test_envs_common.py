@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from helpers import python
 
+import brisca
 from brisca import HandResult, Termination
 from brisca.envs.common import HandSeeds, seat_rewards, worst_reward
 from brisca.game.state import BlackHandWin
@@ -213,3 +214,10 @@ def test_one_integer_guard_takes_numpy_integers_and_refuses_bools_floats_and_bad
             Batch("spanish-2p", bad)  # type: ignore[arg-type]
     with pytest.raises(StateError, match=r"a seat must be an int from 0 to 3 .* got 4 \(int64\)$"):
         checked_integer(np.int64(4), "a seat", 0, 3)
+    from brisca.agents.encoding import StateEncoder, action_from_index
+
+    rules = brisca.preset("spanish-2p")
+    assert action_from_index(np.int64(3), rules) is action_from_index(3, rules)
+    assert StateEncoder(rules).action(np.uint8(3)) is action_from_index(3, rules)
+    with pytest.raises(NotationError, match=r"from 0 to 39 \(a numpy integer will do\), got 40"):
+        action_from_index(np.int64(40), rules)

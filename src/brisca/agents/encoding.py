@@ -88,6 +88,7 @@ from brisca.game.errors import (
     StateError,
     as_brisca_error,
     as_state_error,
+    checked_integer,
     describe,
 )
 from brisca.game.rules import Rules
@@ -396,10 +397,9 @@ def action_from_index(index: int, rules: Rules) -> Action:
         NotationError: `index` is not an index of that space.
     """
     actions = action_space(rules)
-    if type(index) is not int or not 0 <= index < len(actions):
-        raise NotationError(
-            f"an action index for these rules is an int from 0 to {len(actions) - 1}, "
-            f"got {describe(index)}"
+    if type(index) is not int or not 0 <= index < len(actions):  # a numpy integer will do
+        index = checked_integer(
+            index, "an action index for these rules", 0, len(actions) - 1, error=NotationError
         )
     return actions[index]
 

@@ -289,7 +289,9 @@ class Batch:
             mask = np.zeros(0)
         if mask.dtype != np.bool_ or mask.shape != (self.size,):
             raise StateError(f"which must be {self.size} booleans, got {describe(which)}")
-        return mask
+        # One layout for the kernel, which numba compiles anew (seconds) for each other
+        # one: a read-only or strided mask, say.
+        return np.array(mask, dtype=np.bool_, order="C", copy=True)
 
     def _dealers(self, dealers: object) -> Ints:
         seats = self.rules.num_players
