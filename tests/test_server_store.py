@@ -268,7 +268,7 @@ def test_the_sqlite_store_writes_a_move_as_a_change_and_the_table_whole_rarely(
     assert all(later >= 2 * earlier - 3 for earlier, later in itertools.pairwise(wholes[1:]))
     with sqlite3.connect(path) as db:
         changes = db.execute("SELECT count(*) FROM changes").fetchone()[0]
-        (body,) = db.execute("SELECT body FROM tables").fetchone()
+        (body,) = db.execute("SELECT body FROM bodies").fetchone()
     assert 0 < changes < 700 and Table.from_json(body).moves + changes == table.moves
 
 
@@ -331,8 +331,10 @@ def test_a_store_file_of_version_1_is_read_and_brought_to_version_2(tmp_path: Pa
         store.close()
 
     asyncio.run(run())
-    with sqlite3.connect(path) as db:
+    with contextlib.closing(sqlite3.connect(path)) as db:
         assert db.execute("PRAGMA user_version").fetchone()[0] == 2
+        names = {row[0] for row in db.execute("SELECT name FROM sqlite_master")}
+        assert {"tables", "bodies", "changes"} <= names and "tables_1" not in names
 
 
 def test_the_sqlite_store_forgets_the_oldest_finished_table_when_full(tmp_path: Path) -> None:

@@ -145,8 +145,9 @@ class MemoryStore(TableStore):
 class SQLiteStore(TableStore):
     """Tables in a SQLite file at `path`, which survive a restart of the server.
 
-    Each table is a row holding :meth:`~brisca.server.tables.Table.to_json` as it
-    was when last written whole, and a row for each move or change of seats since
+    Each table is a row of its marks (finished, last touched), a row holding
+    :meth:`~brisca.server.tables.Table.to_json` as it was when last written whole,
+    and a row for each move or change of seats since
     (:meth:`~brisca.server.tables.Table.change_from`), which reading replays. A
     table is written whole again once it has as many changes as it had moves
     (and at least `WHOLE_AFTER`), so a move costs a small row however long the
@@ -213,12 +214,13 @@ class SQLiteStore(TableStore):
             empty = not db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
             if empty:
                 db.execute(f"PRAGMA application_id = {self.APPLICATION_ID}")
-                db.execute(_SCHEMA)
-                db.execute(_CHANGES)
+                for statement in _SCHEMA:
+                    db.execute(statement)
             elif app != self.APPLICATION_ID or version not in (1, self.VERSION):
                 raise StoreError(f"{self.path} is not a brisca table store of version 1 or 2")
-            elif version == 1:  # its tables are written whole, with no changes yet
-                db.execute(_CHANGES)
+            elif version == 1:  # its tables whole in one row each, with no changes yet
+                for statement in _FROM_VERSION_1:
+                    db.execute(statement)
             db.execute(f"PRAGMA user_version = {self.VERSION}")
             db.execute("COMMIT")
         except sqlite3.OperationalError as error:
@@ -269,12 +271,13 @@ class SQLiteStore(TableStore):
                         f"the server holds {self.limit} tables, its limit; try again later"
                     )
                 dropped = found[0]
-                db.execute("DELETE FROM tables WHERE id = ?", (dropped,))
-                db.execute("DELETE FROM changes WHERE id = ?", (dropped,))
+                for kept in ("tables", "bodies", "changes"):
+                    db.execute(f"DELETE FROM {kept} WHERE id = ?", (dropped,))
             db.execute(
-                "INSERT INTO tables (id, body, over, touched) VALUES (?, ?, ?, ?)",
-                (table.id, table.to_json(), table.is_over, now),
+                "INSERT INTO tables (id, over, touched) VALUES (?, ?, ?)",
+                (table.id, table.is_over, now),
             )
+            db.execute("INSERT INTO bodies (id, body) VALUES (?, ?)", (table.id, table.to_json()))
             return dropped
 
         dropped = await self._run(lambda: self._write(add))
@@ -291,7 +294,7 @@ class SQLiteStore(TableStore):
 
         def read() -> tuple[Table, tuple[int, int]] | None:
             db = self._db
-            row = db.execute("SELECT body FROM tables WHERE id = ?", (table_id,)).fetchone()
+            row = db.execute("SELECT body FROM bodies WHERE id = ?", (table_id,)).fetchone()
             if row is None:
                 return None
             changes = db.execute(
@@ -328,11 +331,11 @@ class SQLiteStore(TableStore):
             body = table.to_json()
 
             def write(db: sqlite3.Connection) -> None:
+                _touch(db, table, now)
                 db.execute(
-                    "INSERT INTO tables (id, body, over, touched) VALUES (?, ?, ?, ?) ON CONFLICT "
-                    "(id) DO UPDATE SET body = excluded.body, over = excluded.over, "
-                    "touched = excluded.touched",
-                    (table.id, body, table.is_over, now),
+                    "INSERT INTO bodies (id, body) VALUES (?, ?) ON CONFLICT (id) "
+                    "DO UPDATE SET body = excluded.body",
+                    (table.id, body),
                 )
                 db.execute("DELETE FROM changes WHERE id = ?", (table.id,))
 
@@ -341,13 +344,10 @@ class SQLiteStore(TableStore):
             seq = kept
 
             def write(db: sqlite3.Connection) -> None:
+                _touch(db, table, now)  # a small row: the body is not written again
                 db.execute(
                     "INSERT INTO changes (id, seq, change) VALUES (?, ?, ?)",
                     (table.id, seq, change),
-                )
-                db.execute(
-                    "UPDATE tables SET over = ?, touched = ? WHERE id = ?",
-                    (table.is_over, now, table.id),
                 )
 
         try:
@@ -362,10 +362,11 @@ class SQLiteStore(TableStore):
 
         def expire(db: sqlite3.Connection) -> list[str]:
             rows = db.execute("SELECT id FROM tables WHERE touched <= ?", (before,)).fetchall()
-            db.execute(
-                "DELETE FROM changes WHERE id IN (SELECT id FROM tables WHERE touched <= ?)",
-                (before,),
-            )
+            for kept in ("changes", "bodies"):
+                db.execute(
+                    f"DELETE FROM {kept} WHERE id IN (SELECT id FROM tables WHERE touched <= ?)",
+                    (before,),
+                )
             db.execute("DELETE FROM tables WHERE touched <= ?", (before,))
             return [row[0] for row in rows]
 
@@ -389,18 +390,39 @@ class SQLiteStore(TableStore):
         ).result()
 
 
+def _touch(db: sqlite3.Connection, table: Table, now: float) -> None:
+    db.execute(
+        "INSERT INTO tables (id, over, touched) VALUES (?, ?, ?) ON CONFLICT (id) "
+        "DO UPDATE SET over = excluded.over, touched = excluded.touched",
+        (table.id, table.is_over, now),
+    )
+
+
 _MARKS = ("application_id", "user_version")
+# A table's marks, its body (written whole now and then) and its changes since, apart:
+# a row is written whole at each update, and a move updates the marks.
+_TABLES = """CREATE TABLE tables (
+    id TEXT PRIMARY KEY,
+    over INTEGER NOT NULL,
+    touched REAL NOT NULL
+)"""
+_BODIES = "CREATE TABLE bodies (id TEXT PRIMARY KEY, body TEXT NOT NULL)"
 _CHANGES = """CREATE TABLE changes (
     id TEXT NOT NULL,
     seq INTEGER NOT NULL,
     change TEXT NOT NULL,
     PRIMARY KEY (id, seq)
 ) WITHOUT ROWID"""
-_SCHEMA = """CREATE TABLE tables (
-    id TEXT PRIMARY KEY,
-    body TEXT NOT NULL,
-    over INTEGER NOT NULL,
-    touched REAL NOT NULL
-)"""
+_SCHEMA = (_TABLES, _BODIES, _CHANGES)
+# Version 1 held each table in one row, body and marks: split, in the order added.
+_FROM_VERSION_1 = (
+    "ALTER TABLE tables RENAME TO tables_1",
+    _TABLES,
+    _BODIES,
+    _CHANGES,
+    "INSERT INTO tables (id, over, touched) SELECT id, over, touched FROM tables_1 ORDER BY rowid",
+    "INSERT INTO bodies (id, body) SELECT id, body FROM tables_1",
+    "DROP TABLE tables_1",
+)
 
 # --8<-- [end:sqlite]
