@@ -7,11 +7,14 @@ from __future__ import annotations
 
 import io
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import brisca
 from brisca.cli import documents, main, play
@@ -66,6 +69,10 @@ def test_validate_reads_a_file_past_one_records_size_line_by_line(
     assert capsys.readouterr().out.startswith(f"{path}:7\n")
     assert main(["replay", "--game", "8", str(path)]) == 2
     assert "--game must be from 1 to 7" in capsys.readouterr().err
+    for game in ("0", "-3"):  # refused before the file is read
+        monkeypatch.setattr(documents, "_documents", None)
+        assert main(["replay", "--game", game, str(path)]) == 2
+        assert f"--game counts records from 1, got {game}" in capsys.readouterr().err
 
 
 def test_validate_gives_up_on_a_file_that_never_ends(
@@ -86,6 +93,45 @@ def test_json_lines_split_at_newlines_only(tmp_path: Path) -> None:
     done = _run("validate", str(path))
     assert done.returncode == 0, done.stdout
     assert "valid (2 records)" in done.stdout
+
+
+@pytest.mark.parametrize("end", ["\n", "\r\n", "\r"])
+def test_json_lines_end_in_any_newline(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], end: str
+) -> None:
+    """Lines end in ``\\n``, ``\\r\\n`` or a lone ``\\r`` (old Mac files), in a small file
+    and in one read a chunk at a time; a line exactly `MAX_TEXT` long is not too long,
+    whatever its end."""
+    line = _record_line(2).rstrip("\n")
+    path = tmp_path / "ends.jsonl"
+    path.write_bytes(((line + end) * 3).encode())
+    assert main(["validate", str(path)]) == 0
+    assert capsys.readouterr().out.splitlines() == [f"{path}: valid (3 records)"]
+    monkeypatch.setattr(documents, "MAX_TEXT", len(line))
+    monkeypatch.setattr(documents, "_CHUNK", 7)
+    assert main(["validate", str(path)]) == 0
+    assert capsys.readouterr().out.splitlines() == [f"{path}: valid (3 records)"]
+
+
+@given(
+    data=st.lists(st.sampled_from([b"a", b"bc", b"\r", b"\n", b"\r\n"]), max_size=40).map(b"".join),
+    chunk=st.integers(1, 9),
+    most=st.integers(1, 12),
+)
+def test_lines_split_as_the_newlines_say_whatever_the_chunks(
+    data: bytes, chunk: int, most: int
+) -> None:
+    """`_lines` reads, a chunk at a time, the lines a whole-text split gives, with
+    ``None`` for each longer than `MAX_TEXT`."""
+    pieces = re.split(rb"\r\n|\r|\n", data)
+    if pieces[-1] == b"":
+        pieces.pop()
+    expected = [None if len(piece) > most else piece for piece in pieces]
+    handle = io.BytesIO(data)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(documents, "MAX_TEXT", most)
+        patch.setattr(documents, "_CHUNK", chunk)
+        assert list(documents._lines(handle, handle.read(chunk))) == expected
 
 
 def test_a_verdict_quotes_a_long_action_shortly(tmp_path: Path) -> None:
@@ -186,11 +232,13 @@ def test_the_workers_are_bounded_and_never_more_than_the_work() -> None:
         arena.run_arena("random", "random", "spanish-2p", deals=arena.MAX_DEALS + 1)
 
 
-def test_a_bot_that_raises_stops_a_simulation_with_a_line(tmp_path: Path) -> None:
+@pytest.mark.parametrize("error", ["ValueError", "OSError"])
+def test_a_bot_that_raises_stops_a_simulation_with_a_line(tmp_path: Path, error: str) -> None:
     """A bot of the user's that raises ends `simulate` with its error in a line and
-    status 1, in this process or in workers, where it printed a traceback."""
+    status 1, in this process or in workers, where it printed a traceback; a bot's
+    `OSError` is its own, not the command's "cannot write"."""
     (tmp_path / "raising_bots.py").write_text(
-        "class Raises:\n    def __call__(self, view, legal):\n        raise ValueError('boom')\n"
+        f"class Raises:\n    def __call__(self, view, legal):\n        raise {error}('boom')\n"
     )
     for jobs in ("1", "2"):
         done = _run(
@@ -205,7 +253,7 @@ def test_a_bot_that_raises_stops_a_simulation_with_a_line(tmp_path: Path) -> Non
             env={**os.environ, "PYTHONPATH": str(tmp_path)},
         )
         assert done.returncode == 1
-        assert done.stderr.strip() == "brisca: a game stopped: ValueError: boom"
+        assert done.stderr.strip() == f"brisca: a game stopped: {error}: boom"
 
 
 @pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full (Linux)")

@@ -272,6 +272,19 @@ def test_the_sqlite_store_writes_a_move_as_a_change_and_the_table_whole_rarely(
     assert 0 < changes < 700 and Table.from_json(body).moves + changes == table.moves
 
 
+def test_a_change_from_anything_but_the_table_just_before_is_none() -> None:
+    """`change_from` names one move or one change of seats; from any other value (not a
+    table, another table, the same one, one two moves back) it is ``None``, and a
+    store writes the table whole; `changed` gives the very table back."""
+    table = new_table("spanish-2p", ["human", "random"], seed=2)
+    after = played(table, 2)
+    change = after.change_from(played(table, 1))
+    assert change is not None and played(table, 1).changed(change) == after
+    other = new_table("spanish-2p", ["human", "random"], seed=3)
+    for before in (None, 0, "table", object(), other, after, table):
+        assert after.change_from(before) is None, before
+
+
 def test_a_change_that_does_not_replay_makes_the_table_unreadable(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:

@@ -156,6 +156,22 @@ def test_a_shard_lost_more_often_than_ray_retries_fails_the_run(
     assert out == ""
 
 
+def test_jobs_on_ray_are_shards_in_flight_with_no_cap_of_local_workers(
+    cluster: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`--jobs` past the 256 local worker processes is refused locally, where each is a
+    process, and taken on Ray, where it bounds only the shards in flight."""
+    common = ("-n", "20", "--seed", "3", "--jobs", "1000")
+    status, _, err = simulate_here(capsys, *common)
+    assert status == 2 and "--jobs must be from 1 to 256" in err
+    status, there, err = simulate_here(capsys, *common, "--backend", "ray")
+    assert status == 0, err
+    status, here, _ = simulate_here(capsys, "-n", "20", "--seed", "3")
+    assert summary_rows(there) == summary_rows(here)
+    status, _, err = simulate_here(capsys, "-n", "2", "--jobs", "0", "--backend", "ray")
+    assert status == 2 and "--jobs must be 1 or more" in err
+
+
 def test_a_games_own_error_is_reported_as_in_a_local_run(
     cluster: str, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import re
 import sys
 from collections.abc import Iterator
 from typing import Any
@@ -85,6 +86,10 @@ _NOT_UTF8 = (
 )
 _TOO_LONG = f"not a record: longer than {MAX_TEXT // 2**20} MiB, the most one record may hold"
 _CHUNK = 2**20
+#: The ends of a line: ``\n``, ``\r\n`` or a lone ``\r``, but not the Unicode line
+#: separators, which a record's text may hold unescaped.
+_NEWLINE = re.compile(rb"\r\n|\r|\n")
+_TEXT_NEWLINE = re.compile(r"\r\n|\r|\n")
 #: The most of a file read, for a device or pipe that never ends (4 GiB: millions of
 #: records).
 MAX_FILE = 4 * 2**30
@@ -137,7 +142,7 @@ def _documents(path: str) -> Iterator[_Document] | str:
             whole = True
         except (ValueError, RecursionError):
             whole = False
-        lines = [(k, line) for k, line in enumerate(text.split("\n"), 1) if line.strip()]
+        lines = [(k, line) for k, line in enumerate(_TEXT_NEWLINE.split(text), 1) if line.strip()]
         if whole or len(lines) < 2:
             return iter([_Document(path, text, _format_of(text))])
         return (_Document(f"{path}:{k}", line, _format_of(line)) for k, line in lines)
@@ -170,36 +175,42 @@ def _decoded_line(line: bytes) -> tuple[str | None, str]:
 
 
 def _lines(handle: Any, buffer: bytes) -> Iterator[bytes | None]:
-    """The lines of `buffer` and what follows it in `handle`, without their newline;
-    ``None`` for a line longer than `MAX_TEXT`, which is skipped to its end.
+    """The lines of `buffer` and what follows it in `handle`, without their end (``\\n``,
+    ``\\r\\n`` or a lone ``\\r``); ``None`` for a line longer than `MAX_TEXT`, which is
+    skipped to its end.
 
     Raises:
         Usage: the file goes on past `MAX_FILE`.
     """
     skipping = False
     read = len(buffer)
+    scanned = 0  # the newlines before this offset of `buffer` are found already
     while True:
         start = 0
-        while (end := buffer.find(b"\n", start)) >= 0:
+        for end in _NEWLINE.finditer(buffer, scanned):
+            if end.group() == b"\r" and end.end() == len(buffer):
+                break  # perhaps half of a \r\n: the next chunk tells
             if skipping:
                 skipping = False
             else:
-                yield buffer[start:end].rstrip(b"\r")
-            start = end + 1
+                yield buffer[start : end.start()]
+            start = end.end()
         buffer = buffer[start:]
-        if len(buffer) > MAX_TEXT and not skipping:
+        held = buffer.endswith(b"\r")  # a lone \r held back is not part of the line
+        if len(buffer) - held > MAX_TEXT and not skipping:
             yield None
             skipping = True
         if skipping:
-            buffer = b""
+            buffer = b"\r" if held else b""
         chunk = handle.read(_CHUNK)
         read += len(chunk)
         if read > MAX_FILE:
             raise Usage(f"the file goes on past {MAX_FILE // 2**30} GiB, the most read")
         if not chunk:
             if buffer and not skipping:
-                yield buffer.rstrip(b"\r")
+                yield buffer[:-1] if held else buffer
             return
+        scanned = max(len(buffer) - 1, 0)
         buffer += chunk
 
 
@@ -273,6 +284,8 @@ def replay_command(args: argparse.Namespace, style: Style = PLAIN) -> int:
     Raises:
         Usage: the file cannot be read, or ``--game`` names no record of it.
     """
+    if args.game is not None and args.game < 1:  # before a file of any length is read
+        raise Usage(f"--game counts records from 1, got {args.game}")
     documents = _documents(args.file)
     if isinstance(documents, str):
         print(f"brisca: {clean(args.file)}: {documents}", file=sys.stderr)

@@ -78,8 +78,10 @@ def command(args: argparse.Namespace, style: Style = PLAIN) -> int:
     n = rules.num_players
     if not 1 <= args.n <= simulate.MAX_GAMES:
         raise Usage(f"-n must be from 1 to {simulate.MAX_GAMES:,}")
-    if args.jobs is not None and not 1 <= args.jobs <= MAX_JOBS:
+    if args.jobs is not None and args.backend == "local" and not 1 <= args.jobs <= MAX_JOBS:
         raise Usage(f"--jobs must be from 1 to {MAX_JOBS}")
+    if args.jobs is not None and args.jobs < 1:  # on Ray, shards in flight: no cap but theirs
+        raise Usage("--jobs must be 1 or more")
     if args.address is not None and args.backend != "ray":
         raise Usage("--address names a Ray cluster, for --backend ray")
     ray = _ray_backend() if args.backend == "ray" else None
@@ -88,7 +90,7 @@ def command(args: argparse.Namespace, style: Style = PLAIN) -> int:
     seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(8), "big")
     run = simulate.tasks(args.preset, seating, args.n, seed, keep_records=args.out is not None)
     out = open_for_writing(args.out) if args.out is not None else None  # closed below
-    write = None if out is None else lambda game: out.write(f"{game.record}\n")
+    write = None if out is None else _writer(out)
     lost: tuple[type[Exception], ...] = (ray.ShardError,) if ray is not None else ()
     try:
         if ray is None:
@@ -101,9 +103,11 @@ def command(args: argparse.Namespace, style: Style = PLAIN) -> int:
     except lost as error:  # games lost on the cluster: no summary
         print(f"brisca: {clean(str(error))}", file=sys.stderr)
         return 1
-    except (BriscaError, OSError):  # the command's own: main answers them
+    except _Unwritten as error:  # the command's own write: main answers it
+        raise error.cause from None
+    except (BriscaError, Usage):  # main answers these: a bot's illegal action is one
         raise
-    except Exception as error:  # a bot of the user's that raised: no summary
+    except Exception as error:  # from the games, a bot of the user's, say: no summary
         print(f"brisca: a game stopped: {_failure(error)}", file=sys.stderr)
         return 1
     finally:
@@ -111,6 +115,25 @@ def command(args: argparse.Namespace, style: Style = PLAIN) -> int:
             out.close()
     print("\n".join(simulate.summary(args.preset, seed, seating, games, elapsed, note)))
     return 0
+
+
+class _Unwritten(Exception):
+    """A record the command could not write, told apart from what the games raise (a
+    bot's own `OSError` is not a full disk)."""
+
+    def __init__(self, cause: OSError) -> None:
+        super().__init__(cause)
+        self.cause = cause
+
+
+def _writer(out: Any) -> Callable[[simulate.Game], object]:
+    def write(game: simulate.Game) -> None:
+        try:
+            out.write(f"{game.record}\n")
+        except OSError as error:
+            raise _Unwritten(error) from None
+
+    return write
 
 
 def _failure(error: BaseException) -> str:

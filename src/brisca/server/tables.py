@@ -391,13 +391,13 @@ class Table:
             )
         return cls(table_id, game, seats, finished)
 
-    def change_from(self, before: Table) -> str | None:
+    def change_from(self, before: object) -> str | None:
         """What made `before` into this table, as one line of JSON that :meth:`changed`
         applies: a move, or new seats. ``None`` when it is no single such change; a
         store then writes the table whole. A store that keeps the changes since it last
         wrote a table whole writes a move in the same few bytes however long the match.
         """
-        if self.id != before.id:
+        if not isinstance(before, Table) or self.id != before.id:
             return None
         if self.seats != before.seats:
             if self.game is not before.game or self.finished is not before.finished:
