@@ -10,9 +10,12 @@ import os
 import re
 import subprocess
 import sys
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from helpers import assert_linear
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -132,6 +135,36 @@ def test_lines_split_as_the_newlines_say_whatever_the_chunks(
         patch.setattr(documents, "MAX_TEXT", most)
         patch.setattr(documents, "_CHUNK", chunk)
         assert list(documents._lines(handle, handle.read(chunk))) == expected
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        lambda n: b"x" * n,  # no end at all: each chunk joins a longer line
+        lambda n: b"x\r" * (n // 2),  # a lone \r at every end of a chunk, held back
+        lambda n: b"\r\n" * (n // 2),  # a line end in every second byte
+    ],
+)
+def test_reading_lines_costs_linear_time(line: Callable[[int], bytes]) -> None:
+    """The chunk reader looks at each byte about once, whatever the line ends: a line
+    that goes on over many chunks is not searched from its start at every chunk."""
+
+    def seconds(n: int) -> Callable[[], float]:
+        data = line(n)
+
+        def run() -> float:
+            handle = io.BytesIO(data)
+            start = time.process_time()
+            with pytest.MonkeyPatch.context() as patch:
+                patch.setattr(documents, "_CHUNK", 64)
+                patch.setattr(documents, "MAX_TEXT", 10**9)
+                for _ in documents._lines(handle, handle.read(64)):
+                    pass
+            return time.process_time() - start
+
+        return run
+
+    assert_linear(seconds(400_000), seconds(800_000))
 
 
 def test_a_verdict_quotes_a_long_action_shortly(tmp_path: Path) -> None:

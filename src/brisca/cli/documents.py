@@ -174,8 +174,8 @@ def _decoded_line(line: bytes) -> tuple[str | None, str]:
         return None, _NOT_UTF8.format(what="the line", byte=line[error.start], at=error.start)
 
 
-def _lines(handle: Any, buffer: bytes) -> Iterator[bytes | None]:
-    """The lines of `buffer` and what follows it in `handle`, without their end (``\\n``,
+def _lines(handle: Any, head: bytes) -> Iterator[bytes | None]:
+    """The lines of `head` and what follows it in `handle`, without their end (``\\n``,
     ``\\r\\n`` or a lone ``\\r``); ``None`` for a line longer than `MAX_TEXT`, which is
     skipped to its end.
 
@@ -183,8 +183,9 @@ def _lines(handle: Any, buffer: bytes) -> Iterator[bytes | None]:
         Usage: the file goes on past `MAX_FILE`.
     """
     skipping = False
-    read = len(buffer)
-    scanned = 0  # the newlines before this offset of `buffer` are found already
+    read = len(head)
+    buffer = bytearray(head)  # grows and shrinks in place: a long line costs its length
+    scanned = 0  # the line ends before this offset of `buffer` are found already
     while True:
         start = 0
         for end in _NEWLINE.finditer(buffer, scanned):
@@ -193,22 +194,22 @@ def _lines(handle: Any, buffer: bytes) -> Iterator[bytes | None]:
             if skipping:
                 skipping = False
             else:
-                yield buffer[start : end.start()]
+                yield bytes(buffer[start : end.start()])
             start = end.end()
-        buffer = buffer[start:]
+        del buffer[:start]
         held = buffer.endswith(b"\r")  # a lone \r held back is not part of the line
         if len(buffer) - held > MAX_TEXT and not skipping:
             yield None
             skipping = True
         if skipping:
-            buffer = b"\r" if held else b""
+            buffer[: len(buffer) - held] = b""
         chunk = handle.read(_CHUNK)
         read += len(chunk)
         if read > MAX_FILE:
             raise Usage(f"the file goes on past {MAX_FILE // 2**30} GiB, the most read")
         if not chunk:
             if buffer and not skipping:
-                yield buffer[:-1] if held else buffer
+                yield bytes(buffer[: len(buffer) - held])
             return
         scanned = max(len(buffer) - 1, 0)
         buffer += chunk
