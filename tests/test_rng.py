@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import itertools
 import math
 from collections.abc import Callable
 
@@ -10,6 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import brisca
+from brisca.game import rng
 from brisca.game.rng import Generator
 
 
@@ -58,6 +60,31 @@ def reference_shuffle(seed: int, items: list[int]) -> list[int]:
 def test_shuffle_follows_its_documentation(seed: int, size: int) -> None:
     items = list(range(size))
     assert Generator(seed).shuffle(items) == reference_shuffle(seed, items)
+
+
+@given(seed=st.integers(min_value=0, max_value=2**64), size=st.integers(49, 400))
+def test_a_long_shuffle_follows_its_documentation(seed: int, size: int) -> None:
+    """Lengths past every pack, whose digits come in several runs, and the lengths past
+    those the shuffle keeps a plan for."""
+    items = list(range(size))
+    assert Generator(seed).shuffle(items) == reference_shuffle(seed, items)
+
+
+@given(size=st.integers(0, 200) | st.integers(2**15 - 3, 2**15 + 3) | st.just(2**40))
+def test_the_digits_of_a_shuffle_come_in_runs_of_one_machine_digit(size: int) -> None:
+    """The radices size .. 2, in order, in the longest runs whose product stays below
+    2**30, a run of one radix past that; for a radix past 2**30 too."""
+    runs = list(itertools.islice(rng._radix_runs(size), 50))
+    radices = [r for _, run in runs for r in run]
+    assert radices == list(range(size, max(size - len(radices), 1), -1))
+    for product, run in runs:
+        assert product == math.prod(run)
+        assert product < 2**30 or len(run) == 1
+        after = run[-1] - 1  # each run as long as it may be: the next radix overflows it
+        assert after < 2 or product * after >= 2**30
+    if size <= 200:
+        assert len(radices) == max(size - 1, 0)
+        assert math.prod(product for product, _ in runs) == math.factorial(size)
 
 
 @given(

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import hashlib
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import TypeVar
 
 from brisca.game.errors import StateError, checked_int, describe
@@ -94,7 +94,10 @@ class Generator:
         if type(n) is not int or n < 1:
             checked_int(n, "below(n): n", 1)  # which refuses it, saying why
         k = n.bit_length() + 64
-        limit = (1 << k) - (1 << k) % n
+        return self._below(n, k, (1 << k) - (1 << k) % n)
+
+    def _below(self, n: int, k: int, limit: int) -> int:
+        """`below(n)`, given its `k` bits a draw and its `limit` (see the module's 3.)."""
         while True:
             if self._bits >= k:  # `_take(k)` without a new block: most draws, written out
                 self._bits -= k
@@ -114,8 +117,45 @@ class Generator:
         if not isinstance(items, Iterable):
             raise StateError(f"shuffle needs a sequence of items, got {describe(items)}")
         out = list(items)
-        m = self.below(math.factorial(len(out)))
-        for i in range(len(out), 1, -1):
-            m, j = divmod(m, i)
-            out[i - 1], out[j] = out[j], out[i - 1]
+        size, k, limit, groups = _SHUFFLES.get(len(out)) or _shuffle_plan(len(out))
+        m = self._below(size, k, limit)
+        # The digits of m, from radix len(out) down to 2, as the module's 4. takes them
+        # one divmod at a time: a group's digits all come from its remainder, a small int.
+        for product, radices in groups:
+            m, digits = divmod(m, product)
+            for i in radices:
+                j = digits % i
+                digits //= i
+                out[i - 1], out[j] = out[j], out[i - 1]
         return out
+
+
+_Plan = tuple[int, int, int, tuple[tuple[int, tuple[int, ...]], ...]]
+#: Shuffle plans of the lengths up to this are kept (every pack of the library's).
+_KEPT = 64
+_SHUFFLES: dict[int, _Plan] = {}
+
+
+def _shuffle_plan(n: int) -> _Plan:
+    """For a shuffle of `n` items: ``n!``, the bits and the limit of its draw, and the
+    radices ``n .. 2`` in runs (see `_radix_runs`)."""
+    size = math.factorial(n)
+    k = size.bit_length() + 64
+    plan = (size, k, (1 << k) - (1 << k) % size, tuple(_radix_runs(n)))
+    if n <= _KEPT:
+        _SHUFFLES[n] = plan
+    return plan
+
+
+def _radix_runs(n: int) -> Iterator[tuple[int, tuple[int, ...]]]:
+    """The radices ``n .. 2`` in runs whose product stays below ``2**30``, one machine
+    digit, each run with its product; a radix past that is a run alone."""
+    i = n
+    while i > 1:
+        product, radices = i, [i]
+        i -= 1
+        while i > 1 and product * i < 2**30:
+            product *= i
+            radices.append(i)
+            i -= 1
+        yield product, tuple(radices)
