@@ -12,8 +12,9 @@ server plays it, and costed in steps, each row including the ones above it:
   them: the finished tricks incremental;
 - ``+ updates, full views``: the same with every view whole, as a new connection
   gets it (and as every update was before increments);
-- ``+ store text``: incremental updates and `Table.to_json` after each move, what
-  a `SQLiteStore` writes.
+- ``+ store text``: incremental updates and what a `SQLiteStore` writes after each
+  move: the move's change (`Table.change_from`), or where a checkout has none, the
+  table whole (`Table.to_json`).
 
 ``play_game`` between random bots is timed in the same run, the engine alone. Each
 row is the median of `R` runs. A checkout from before incremental updates (no
@@ -32,9 +33,10 @@ from typing import Any
 import brisca
 from brisca.agents.bots import RandomBot, play_game
 from brisca.server import protocol
-from brisca.server.tables import new_table
+from brisca.server.tables import Table, new_table
 
 INCREMENTAL = hasattr(protocol, "sent")
+CHANGES = hasattr(Table, "change_from")
 
 
 def served(preset: str, seed: int, updates: bool, full: bool, store: bool) -> None:
@@ -47,6 +49,7 @@ def served(preset: str, seed: int, updates: bool, full: bool, store: bool) -> No
     while not table.is_over:
         seat = table.to_act
         assert seat is not None
+        before = table
         table, events = table.act(seat, rng.choice(table.legal(seat)))
         if updates:
             now = protocol.sent(table) if INCREMENTAL and not full else None
@@ -56,8 +59,10 @@ def served(preset: str, seed: int, updates: bool, full: bool, store: bool) -> No
                 else:
                     protocol.update(table, k, events, connected, sent[k])
                 sent[k] = now
-        if store:
-            table.to_json()
+        if store:  # a move's change, as SQLiteStore writes it (else the table whole)
+            change = table.change_from(before) if CHANGES else None
+            if change is None:
+                table.to_json()
 
 
 def engine(preset: str, seed: int) -> None:
