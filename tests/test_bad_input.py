@@ -179,6 +179,37 @@ def test_bad_decks(deck: object, message: str) -> None:
         brisca.new_game(RULES, deck=deck)  # type: ignore[arg-type]
 
 
+class _ForgedCard(brisca.Card):
+    """A card made without `Card`'s constructor, which gives only the pack's own cards,
+    whose hash and comparisons raise."""
+
+    def __hash__(self) -> int:
+        raise RuntimeError("hash")
+
+    def __eq__(self, other: object) -> bool:
+        raise RuntimeError("eq")
+
+
+def test_a_deck_is_read_as_the_packs_own_cards_or_their_codes() -> None:
+    """A deck's card is one of the pack's `Card` values (or its code), each found once
+    by identity; a forged subclass instance is refused as no card, not asked to hash or
+    compare; the first fault of a deck is named."""
+    forged = object.__new__(_ForgedCard)
+    with pytest.raises(brisca.NotationError, match="a card must be given as text"):
+        brisca.new_game(RULES, deck=[forged, *PACK[1:]])
+    state = brisca.new_game(RULES, deck=[c.code for c in PACK])
+    assert list(state.deal.deck) == PACK
+    wrong = brisca.Card.parse("8O")
+    for deck, message in (
+        ([wrong, PACK[0], *PACK[2:]], "deck holds 8O, which is not in this pack"),
+        ([PACK[1], *PACK[1:]], f"deck holds {PACK[1]} twice"),
+        ([*PACK[:5], PACK[3], *PACK[6:-1], wrong], f"deck holds {PACK[3]} twice"),
+    ):
+        with pytest.raises(brisca.StateError) as refused:
+            brisca.new_game(RULES, deck=deck)
+        assert str(refused.value) == message
+
+
 @pytest.mark.parametrize(
     "kwargs",
     [
