@@ -366,8 +366,9 @@ class _Table:
         obs = self.obs
         if self.rules.hand_win_rule is not HandWinRule.OVER_60 or len(obs.sides) != 2:
             return False
-        return any(points + at_stake > 60 for points in obs.side_points) and all(
-            points <= 60 for points in obs.side_points
+        sides = obs.side_points  # a sum over the tricks: once
+        return all(points <= 60 for points in sides) and any(
+            points + at_stake > 60 for points in sides
         )
 
     def choose(self, plays: list[Card]) -> Card:
