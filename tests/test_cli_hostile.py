@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 from helpers import assert_linear
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import brisca
@@ -116,20 +116,24 @@ def test_json_lines_end_in_any_newline(
     assert capsys.readouterr().out.splitlines() == [f"{path}: valid (3 records)"]
 
 
+@settings(max_examples=500)
 @given(
-    data=st.lists(st.sampled_from([b"a", b"bc", b"\r", b"\n", b"\r\n"]), max_size=40).map(b"".join),
+    data=st.lists(st.sampled_from([b"a", b"bcd", b"\r", b"\n", b"\r\n"]), max_size=40).map(
+        b"".join
+    ),
     chunk=st.integers(1, 9),
     most=st.integers(1, 12),
 )
 def test_lines_split_as_the_newlines_say_whatever_the_chunks(
     data: bytes, chunk: int, most: int
 ) -> None:
-    """`_lines` reads, a chunk at a time, the lines a whole-text split gives, with
-    ``None`` for each longer than `MAX_TEXT`."""
+    """`_lines` reads, a chunk at a time, the lines a whole-text split gives that are not
+    empty, numbered from 1, with ``None`` for each longer than `MAX_TEXT`, whether its
+    end is in the chunk or beyond."""
     pieces = re.split(rb"\r\n|\r|\n", data)
-    if pieces[-1] == b"":
-        pieces.pop()
-    expected = [None if len(piece) > most else piece for piece in pieces]
+    expected = [
+        (k, None if len(piece) > most else piece) for k, piece in enumerate(pieces, 1) if piece
+    ]
     handle = io.BytesIO(data)
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(documents, "MAX_TEXT", most)
@@ -143,6 +147,7 @@ def test_lines_split_as_the_newlines_say_whatever_the_chunks(
         lambda n: b"x" * n,  # no end at all: each chunk joins a longer line
         lambda n: b"x\r" * (n // 2),  # a lone \r at every end of a chunk, held back
         lambda n: b"\r\n" * (n // 2),  # a line end in every second byte
+        lambda n: b"\r" * n,  # nothing but line ends: passed over a run at a time
     ],
 )
 def test_reading_lines_costs_linear_time(line: Callable[[int], bytes]) -> None:
@@ -245,6 +250,8 @@ def test_every_seed_the_library_takes_plays_in_every_command(
 ) -> None:
     """`show`, `simulate` and `play` take the same seeds: from 0 to `MAX_SEED`."""
     assert main(["show", "--seed", str(MAX_SEED)]) == 0
+    assert main(["show", "--seed", "0" * 10**5 + str(MAX_SEED)]) == 0  # zeros in front
+    assert main(["show", "--seed", "0" * 400]) == 0
     assert main(["simulate", "-n", "2", "-q", "--seed", str(MAX_SEED)]) == 0
     capsys.readouterr()
 

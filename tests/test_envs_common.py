@@ -185,8 +185,13 @@ class _Index:
 
 
 class _BadIndex:
+    """An ``__index__`` that fails with any exception: the guard's promise is the same."""
+
+    def __init__(self, error: type[Exception]) -> None:
+        self.error = error
+
     def __index__(self) -> int:
-        raise RecursionError("hostile")
+        raise self.error("hostile")
 
 
 def test_one_integer_guard_takes_numpy_integers_and_refuses_bools_floats_and_bad_indices() -> None:
@@ -204,7 +209,8 @@ def test_one_integer_guard_takes_numpy_integers_and_refuses_bools_floats_and_bad
         assert checked_integer(good, "a seat", 0, 3) == 1
         assert Card(good, Suit.OROS) is Card(1, Suit.OROS)  # type: ignore[arg-type]
         assert Batch("spanish-2p", good).size == 1  # type: ignore[arg-type]
-    for bad in (True, np.True_, 1.0, np.float64(1), "1", None, _BadIndex(), np.array([1, 2])):
+    failing = [_BadIndex(e) for e in (RecursionError, RuntimeError, ZeroDivisionError, OSError)]
+    for bad in (True, np.True_, 1.0, np.float64(1), "1", None, *failing, np.array([1, 2])):
         assert as_integer(bad) is None
         with pytest.raises(StateError, match=r"a seat must be an int from 0 to 3 \(a numpy"):
             checked_integer(bad, "a seat", 0, 3)
@@ -221,3 +227,6 @@ def test_one_integer_guard_takes_numpy_integers_and_refuses_bools_floats_and_bad
     assert StateEncoder(rules).action(np.uint8(3)) is action_from_index(3, rules)
     with pytest.raises(NotationError, match=r"from 0 to 39 \(a numpy integer will do\), got 40"):
         action_from_index(np.int64(40), rules)
+    for bad in failing:
+        with pytest.raises(NotationError, match="from 0 to 39"):
+            action_from_index(bad, rules)  # type: ignore[arg-type]

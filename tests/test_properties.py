@@ -211,6 +211,25 @@ def test_kit_finds_an_apply_that_changes_its_input(monkeypatch: pytest.MonkeyPat
     assert caught.value.invariant == "purity" and caught.value.step == 1
 
 
+def test_kit_names_a_refusal_that_changes_the_state_purity(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """An apply that refuses an action but moves a card first fails 'purity', named as
+    such: the kit's snapshot is the plain writer's, not `dumps`, which would refuse the
+    changed state (no game reaches it) with a StateError of its own."""
+
+    def careless(state: brisca.State, action: brisca.Action) -> brisca.State:
+        if not brisca.is_legal(state, action):
+            object.__setattr__(state, "stock", state.stock[::-1])
+        return brisca.apply(state, action)
+
+    monkeypatch.setattr(brisca.testing, "apply", careless)
+    state = brisca.new_game("spanish-2p", seed=2)
+    with pytest.raises(ConformanceError) as caught:
+        brisca.testing.check_refusals(state, random.Random(0))
+    assert caught.value.invariant == "purity"
+
+
 def test_kit_finds_an_apply_that_accepts_what_is_not_offered(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

@@ -321,6 +321,102 @@ def test_a_change_that_does_not_replay_makes_the_table_unreadable(
     assert "cannot be read" in caplog.text
 
 
+@pytest.mark.parametrize(
+    ("damage", "says"),
+    [
+        ("DROP TABLE changes", "it has no table 'changes'"),
+        ("DROP TABLE bodies", "it has no table 'bodies'"),
+        ("ALTER TABLE tables DROP COLUMN touched", "its table 'tables' has no column 'touched'"),
+        ("ALTER TABLE bodies RENAME COLUMN body TO text", "its table 'bodies' has no column"),
+    ],
+)
+def test_a_store_file_missing_a_table_or_column_is_refused_when_opened(
+    tmp_path: Path, damage: str, says: str
+) -> None:
+    """A file of the right marks whose layout a hand or a broken copy damaged is refused
+    with a StoreError when opened: it had opened, and every read and write then raised
+    SQLite's own error."""
+    path = tmp_path / "tables.db"
+    store = SQLiteStore(path)
+    asyncio.run(store.add(new_table("spanish-2p", ["human", "random"], table_id="t")))
+    store.close()
+    with contextlib.closing(sqlite3.connect(path)) as db, db:
+        db.execute(damage)
+    with pytest.raises(StoreError, match=f"damaged: {re.escape(says)}"):
+        SQLiteStore(path)
+
+
+def test_changes_numbered_otherwise_than_a_writer_numbers_them_refuse_the_table(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A table's changes are read only as a writer leaves them: numbered 0, 1, 2 ... with
+    no gap, and no more than it keeps (`WHOLE_AFTER`, or the moves of the body if more).
+    A gap had read back, then lost the table at its next move (the next change sorted
+    before the rest); a million rows were all replayed."""
+    path = tmp_path / "tables.db"
+    table = new_table("spanish-2p", ["human", "random"], seed=2, table_id="t")
+
+    async def write(moves: int) -> None:
+        store = SQLiteStore(path)
+        await store.add(table)
+        for k in range(1, moves + 1):
+            await store.put(played(table, k))
+        store.close()
+
+    async def read() -> Table | None:
+        store = SQLiteStore(path)
+        try:
+            return await store.get("t")
+        finally:
+            store.close()
+
+    asyncio.run(write(3))
+    assert asyncio.run(read()) == played(table, 3)
+    with contextlib.closing(sqlite3.connect(path)) as db, db:
+        db.execute("UPDATE changes SET seq = seq + 100 WHERE seq > 0")  # 0, 101, 102
+    assert asyncio.run(read()) is None
+    assert "not numbered 0 to at most 63" in caplog.text
+    # Seat changes that replay (the seats as they are), as many as a writer keeps, then
+    # one more than it ever keeps.
+    seats = json.dumps(["seats", [attrs.asdict(seat) for seat in table.seats]])
+    for count, readable in ((SQLiteStore.WHOLE_AFTER, True), (SQLiteStore.WHOLE_AFTER + 1, False)):
+        with contextlib.closing(sqlite3.connect(path)) as db, db:
+            db.execute("DELETE FROM changes")
+            rows = [("t", seq, seats) for seq in range(count)]
+            db.executemany("INSERT INTO changes (id, seq, change) VALUES (?, ?, ?)", rows)
+        assert (asyncio.run(read()) is not None) is readable, count
+
+
+def test_a_move_written_after_its_table_expired_writes_it_whole(tmp_path: Path) -> None:
+    """An expiry that the file's thread runs between a move and its write leaves no
+    change without its body: the move writes the table whole, which reads back, where
+    an orphan change had been left with no table to apply it to."""
+    now = [1000.0]
+    path = tmp_path / "tables.db"
+    table = new_table("spanish-2p", ["human", "random"], seed=2, table_id="t")
+
+    async def run() -> None:
+        store = SQLiteStore(path, clock=lambda: now[0])
+        await store.add(table)
+        now[0] += 100
+        # The move is queued behind the expiry on the file's one thread.
+        expiry = asyncio.ensure_future(store.expire(60))
+        await asyncio.sleep(0)
+        await asyncio.gather(expiry, store.put(played(table, 1)))
+        store.close()
+
+    asyncio.run(run())
+    with contextlib.closing(sqlite3.connect(path)) as db, db:
+        bodies = db.execute("SELECT count(*) FROM bodies").fetchone()[0]
+        changes = db.execute("SELECT count(*) FROM changes").fetchone()[0]
+    assert (bodies, changes) == (1, 0)
+    store = SQLiteStore(path)
+    try:
+        assert asyncio.run(store.get("t")) == played(table, 1)
+    finally:
+        store.close()
+
+
 def test_a_store_file_of_version_1_is_read_and_brought_to_version_2(tmp_path: Path) -> None:
     """A file written before the changes (its tables whole) opens, reads and goes on."""
     path = tmp_path / "tables.db"

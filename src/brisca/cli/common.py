@@ -36,11 +36,14 @@ def seed(text: str) -> int:
     """A ``--seed`` argument: an int from 0 to ``MAX_SEED``, as every command and the
     library take, or an argparse error."""
     digits = len(str(MAX_SEED))
-    if not (text.isascii() and text.isdigit()) or len(text) > digits or int(text) > MAX_SEED:
+    significant = text.lstrip("0") or "0"  # leading zeros change nothing
+    if not (text.isascii() and text.isdigit()) or len(significant) > digits:
+        significant = ""
+    if not significant or int(significant) > MAX_SEED:
         raise argparse.ArgumentTypeError(
             f"a seed is an int from 0 to 2**1024 - 1, got {describe(text, 40, typed=False)}"
         )
-    return int(text)
+    return int(significant)
 
 
 def add_preset_argument(parser: argparse.ArgumentParser) -> None:

@@ -88,7 +88,7 @@ _TOO_LONG = f"not a record: longer than {MAX_TEXT // 2**20} MiB, the most one re
 _CHUNK = 2**20
 #: The ends of a line: ``\n``, ``\r\n`` or a lone ``\r``, but not the Unicode line
 #: separators, which a record's text may hold unescaped.
-_NEWLINE = re.compile(rb"\r\n|\r|\n")
+_LINE_ENDS = re.compile(rb"[\r\n]+")  # a run of them; `_lines` counts its ends
 _TEXT_NEWLINE = re.compile(r"\r\n|\r|\n")
 #: The most of a file read, for a device or pipe that never ends (4 GiB: millions of
 #: records).
@@ -153,9 +153,21 @@ def _documents(path: str) -> Iterator[_Document] | str:
 
 
 def _streamed(path: str, handle: Any, head: bytes) -> Iterator[_Document]:
-    """The lines of a file longer than one document may be, read a chunk at a time."""
+    """The lines of a file longer than one document may be, read a chunk at a time.
+
+    Raises:
+        Usage: the file cannot be read past some point (a disk error), or goes on past
+            `MAX_FILE`.
+    """
     with handle:
-        for k, line in enumerate(_lines(handle, head), 1):
+        lines = _lines(handle, head)
+        while True:
+            try:
+                k, line = next(lines)
+            except StopIteration:
+                return
+            except OSError as error:  # a read that failed part way: not a write
+                raise Usage(f"cannot read {clean(path)}: {error.strerror or error}") from None
             label = f"{path}:{k}"
             if line is None:
                 yield _Document(label, "", None, _TOO_LONG)
@@ -174,32 +186,38 @@ def _decoded_line(line: bytes) -> tuple[str | None, str]:
         return None, _NOT_UTF8.format(what="the line", byte=line[error.start], at=error.start)
 
 
-def _lines(handle: Any, head: bytes) -> Iterator[bytes | None]:
-    """The lines of `head` and what follows it in `handle`, without their end (``\\n``,
-    ``\\r\\n`` or a lone ``\\r``); ``None`` for a line longer than `MAX_TEXT`, which is
-    skipped to its end.
+def _lines(handle: Any, head: bytes) -> Iterator[tuple[int, bytes | None]]:
+    """The lines of `head` and what follows it in `handle` that are not empty, each
+    with its number (from 1) and without its end (``\\n``, ``\\r\\n`` or a lone
+    ``\\r``); ``None`` for a line longer than `MAX_TEXT`, which is skipped to its end.
+    A run of line ends is passed over at once, and counted.
 
     Raises:
         Usage: the file goes on past `MAX_FILE`.
+        OSError: a read failed.
     """
     skipping = False
     read = len(head)
     buffer = bytearray(head)  # grows and shrinks in place: a long line costs its length
     scanned = 0  # the line ends before this offset of `buffer` are found already
+    number = 1  # the number of the line that starts `buffer`
     while True:
         start = 0
-        for end in _NEWLINE.finditer(buffer, scanned):
-            if end.group() == b"\r" and end.end() == len(buffer):
-                break  # perhaps half of a \r\n: the next chunk tells
+        for ends in _LINE_ENDS.finditer(buffer, scanned):
+            run = ends.group()
+            if ends.end() == len(buffer) and run.endswith(b"\r"):
+                run = run[:-1]  # a last \r may be half of a \r\n: held for the next chunk
             if skipping:
                 skipping = False
-            else:
-                yield bytes(buffer[start : end.start()])
-            start = end.end()
+            elif ends.start() > start:
+                line = buffer[start : ends.start()]
+                yield number, None if len(line) > MAX_TEXT else bytes(line)
+            number += len(run) - run.count(b"\r\n")
+            start = ends.start() + len(run)
         del buffer[:start]
         held = buffer.endswith(b"\r")  # a lone \r held back is not part of the line
         if len(buffer) - held > MAX_TEXT and not skipping:
-            yield None
+            yield number, None
             skipping = True
         if skipping:
             buffer[: len(buffer) - held] = b""
@@ -208,8 +226,8 @@ def _lines(handle: Any, head: bytes) -> Iterator[bytes | None]:
         if read > MAX_FILE:
             raise Usage(f"the file goes on past {MAX_FILE // 2**30} GiB, the most read")
         if not chunk:
-            if buffer and not skipping:
-                yield bytes(buffer[: len(buffer) - held])
+            if len(buffer) > held and not skipping:
+                yield number, bytes(buffer[: len(buffer) - held])
             return
         scanned = max(len(buffer) - 1, 0)
         buffer += chunk

@@ -247,7 +247,7 @@ def as_integer(value: object) -> int | None:
         return None
     try:
         return operator.index(value)  # type: ignore[arg-type]
-    except BARE_ERRORS:  # no __index__, or one that fails: not an integer
+    except Exception:  # no __index__, or one that fails however it may: not an integer
         return None
 
 

@@ -221,6 +221,9 @@ class SQLiteStore(TableStore):
             elif version == 1:  # its tables whole in one row each, with no changes yet
                 for statement in _FROM_VERSION_1:
                     db.execute(statement)
+            damaged = _damage(db)
+            if damaged:
+                raise StoreError(f"{self.path} is a brisca table store, damaged: {damaged}")
             db.execute(f"PRAGMA user_version = {self.VERSION}")
             db.execute("COMMIT")
         except sqlite3.OperationalError as error:
@@ -294,20 +297,27 @@ class SQLiteStore(TableStore):
 
         def read() -> tuple[Table, tuple[int, int]] | None:
             db = self._db
-            row = db.execute("SELECT body FROM bodies WHERE id = ?", (table_id,)).fetchone()
-            if row is None:
-                return None
-            changes = db.execute(
-                "SELECT change FROM changes WHERE id = ? ORDER BY seq", (table_id,)
-            ).fetchall()
             try:
+                row = db.execute("SELECT body FROM bodies WHERE id = ?", (table_id,)).fetchone()
+                if row is None:
+                    return None
                 table = Table.from_json(row[0])
                 whole = table.moves
-                for (change,) in changes:
+                # No more changes than a writer keeps, and numbered as it numbers them.
+                most = max(self.WHOLE_AFTER, whole)
+                changes = db.execute(
+                    "SELECT seq, change FROM changes WHERE id = ? ORDER BY seq LIMIT ?",
+                    (table_id, most + 1),
+                ).fetchall()
+                if [seq for seq, _ in changes] != list(range(len(changes))) or len(changes) > most:
+                    raise StoreError(f"its changes are not numbered 0 to at most {most - 1}")
+                for _, change in changes:
                     table = table.changed(change)
             except BriscaError as refused:  # what the file says cannot be played on
                 log.error("table %s in %s cannot be read: %s", table_id, self.path, refused)
                 return None
+            except sqlite3.Error as error:
+                raise StoreError(f"a read of the table store {self.path} failed: {error}") from None
             return table, (len(changes), whole)
 
         found = await self._run(read)
@@ -330,28 +340,29 @@ class SQLiteStore(TableStore):
             self._changes[table.id] = (0, table.moves)
             body = table.to_json()
 
-            def write(db: sqlite3.Connection) -> None:
-                _touch(db, table, now)
-                db.execute(
-                    "INSERT INTO bodies (id, body) VALUES (?, ?) ON CONFLICT (id) "
-                    "DO UPDATE SET body = excluded.body",
-                    (table.id, body),
-                )
-                db.execute("DELETE FROM changes WHERE id = ?", (table.id,))
+            def write(db: sqlite3.Connection) -> bool:
+                _write_whole(db, table, now, body)
+                return False  # `_changes` says so already
 
         else:
             self._changes[table.id] = (kept + 1, whole)
             seq = kept
 
-            def write(db: sqlite3.Connection) -> None:
+            def write(db: sqlite3.Connection) -> bool:
+                found = db.execute("SELECT 1 FROM bodies WHERE id = ?", (table.id,)).fetchone()
+                if found is None:  # an expiry came first: a change of nothing is no table
+                    _write_whole(db, table, now, table.to_json())
+                    return True
                 _touch(db, table, now)  # a small row: the body is not written again
                 db.execute(
                     "INSERT INTO changes (id, seq, change) VALUES (?, ?, ?)",
                     (table.id, seq, change),
                 )
+                return False
 
         try:
-            await self._run(lambda: self._write(write))
+            if await self._run(lambda: self._write(write)):
+                self._changes[table.id] = (0, table.moves)  # written whole after all
         except BaseException:
             self._changes.pop(table.id, None)  # unknown now: the next write is whole
             raise
@@ -398,7 +409,35 @@ def _touch(db: sqlite3.Connection, table: Table, now: float) -> None:
     )
 
 
+def _write_whole(db: sqlite3.Connection, table: Table, now: float, body: str) -> None:
+    """`table` as its marks and its `body`, with no changes since."""
+    _touch(db, table, now)
+    db.execute(
+        "INSERT INTO bodies (id, body) VALUES (?, ?) ON CONFLICT (id) "
+        "DO UPDATE SET body = excluded.body",
+        (table.id, body),
+    )
+    db.execute("DELETE FROM changes WHERE id = ?", (table.id,))
+
+
+def _damage(db: sqlite3.Connection) -> str:
+    """What is missing from the layout of a store's file (a table or a column that a
+    hand or a broken copy took away), or ``""``."""
+    for name, columns in _COLUMNS.items():
+        found = {row[1] for row in db.execute(f"PRAGMA table_info({name})")}
+        if not found:
+            return f"it has no table {name!r}"
+        if not found >= columns:
+            return f"its table {name!r} has no column {sorted(columns - found)[0]!r}"
+    return ""
+
+
 _MARKS = ("application_id", "user_version")
+_COLUMNS = {
+    "tables": {"id", "over", "touched"},
+    "bodies": {"id", "body"},
+    "changes": {"id", "seq", "change"},
+}
 # A table's marks, its body (written whole now and then) and its changes since, apart:
 # a row is written whole at each update, and a move updates the marks.
 _TABLES = """CREATE TABLE tables (
