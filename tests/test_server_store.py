@@ -14,7 +14,7 @@ import sys
 import textwrap
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -413,6 +413,55 @@ def test_a_move_written_after_its_table_expired_writes_it_whole(tmp_path: Path) 
     store = SQLiteStore(path)
     try:
         assert asyncio.run(store.get("t")) == played(table, 1)
+    finally:
+        store.close()
+
+
+def test_a_body_under_another_tables_key_is_refused(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A table is read only under its own id: a body copied under another key was read
+    as that table, kept under the key, and written back under its own id."""
+    path = tmp_path / "tables.db"
+    store = SQLiteStore(path)
+    for table_id in ("t", "u"):
+        asyncio.run(store.add(new_table("spanish-2p", ["human", "random"], table_id=table_id)))
+    store.close()
+    with contextlib.closing(sqlite3.connect(path)) as db, db:
+        (body,) = db.execute("SELECT body FROM bodies WHERE id = 'u'").fetchone()
+        db.execute("UPDATE bodies SET body = ? WHERE id = 't'", (body,))
+    store = SQLiteStore(path)
+    try:
+        assert asyncio.run(store.get("t")) is None
+        assert asyncio.run(store.get("u")) is not None
+    finally:
+        store.close()
+    assert "its body is that of table 'u'" in caplog.text
+
+
+def test_a_damaged_page_is_a_store_error_for_every_use(tmp_path: Path) -> None:
+    """A file whose layout is whole but whose tables' pages are damaged (a bad disk)
+    opens, and then every use of it raises a StoreError, `len` too, never SQLite's own
+    error."""
+    path = tmp_path / "tables.db"
+    store = SQLiteStore(path)
+    for k in range(200):  # pages enough for the tables past the file's first page
+        asyncio.run(store.add(new_table("spanish-2p", ["human", "random"], table_id=f"t{k}")))
+    store.close()
+    with open(path, "r+b") as raw:  # every page but the first, with the layout, damaged
+        raw.seek(4096)
+        raw.write(b"\xff" * (path.stat().st_size - 4096))
+    store = SQLiteStore(path)
+    uses: list[Callable[[], object]] = [
+        lambda: len(store),
+        lambda: asyncio.run(store.get("t5")),
+        lambda: asyncio.run(store.expire(0)),
+        lambda: asyncio.run(store.add(new_table("spanish-2p", ["human", "random"]))),
+    ]
+    try:
+        for use in uses:
+            with pytest.raises(StoreError):
+                use()
     finally:
         store.close()
 

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import io
+import itertools
 import json
 import re
 import sys
@@ -89,13 +91,12 @@ _CHUNK = 2**20
 #: The ends of a line: ``\n``, ``\r\n`` or a lone ``\r``, but not the Unicode line
 #: separators, which a record's text may hold unescaped.
 _LINE_ENDS = re.compile(rb"[\r\n]+")  # a run of them; `_lines` counts its ends
-_TEXT_NEWLINE = re.compile(r"\r\n|\r|\n")
 #: The most of a file read, for a device or pipe that never ends (4 GiB: millions of
 #: records).
 MAX_FILE = 4 * 2**30
 
 
-def _decoded(data: bytes, what: str) -> tuple[str | None, str]:
+def _decoded(data: bytes | bytearray, what: str) -> tuple[str | None, str]:
     """`data` as text, or ``(None, why)`` when it is not UTF-8 (a BOM aside)."""
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
         return None, f"not a record: {what} is UTF-16 text, and records are UTF-8 JSON"
@@ -127,7 +128,13 @@ def _documents(path: str) -> Iterator[_Document] | str:
     """
     try:
         handle = open(path, "rb")  # noqa: SIM115 (closed by the generator, or below)
-        head = handle.read(MAX_TEXT + 1)
+        # A chunk at a time, into the buffer the lines are then read from: no copy of
+        # it, and no more memory than the file's for a small one.
+        head = bytearray()
+        while len(head) <= MAX_TEXT and (
+            chunk := handle.read(min(_CHUNK, MAX_TEXT + 1 - len(head)))
+        ):
+            head += chunk
     except OSError as error:
         with contextlib.suppress(NameError):
             handle.close()
@@ -142,17 +149,18 @@ def _documents(path: str) -> Iterator[_Document] | str:
             whole = True
         except (ValueError, RecursionError):
             whole = False
-        lines = [(k, line) for k, line in enumerate(_TEXT_NEWLINE.split(text), 1) if line.strip()]
-        if whole or len(lines) < 2:
+        lines = iter(()) if whole else _streamed(path, io.BytesIO(), head)  # as they come
+        first = list(itertools.islice(lines, 2))
+        if len(first) < 2:  # one document, whatever its line ends
             return iter([_Document(path, text, _format_of(text))])
-        return (_Document(f"{path}:{k}", line, _format_of(line)) for k, line in lines)
+        return itertools.chain(first, lines)
     if head.startswith((b"\xff\xfe", b"\xfe\xff")):
         handle.close()
         return _decoded(head, "the file")[1]
     return _streamed(path, handle, head)
 
 
-def _streamed(path: str, handle: Any, head: bytes) -> Iterator[_Document]:
+def _streamed(path: str, handle: Any, head: bytearray) -> Iterator[_Document]:
     """The lines of a file longer than one document may be, read a chunk at a time.
 
     Raises:
@@ -179,15 +187,16 @@ def _streamed(path: str, handle: Any, head: bytes) -> Iterator[_Document]:
                 yield _Document(label, text, _format_of(text))
 
 
-def _decoded_line(line: bytes) -> tuple[str | None, str]:
+def _decoded_line(line: bytes | bytearray) -> tuple[str | None, str]:
     try:
         return line.decode("utf-8"), ""
     except UnicodeDecodeError as error:
         return None, _NOT_UTF8.format(what="the line", byte=line[error.start], at=error.start)
 
 
-def _lines(handle: Any, head: bytes) -> Iterator[tuple[int, bytes | None]]:
-    """The lines of `head` and what follows it in `handle` that are not empty, each
+def _lines(handle: Any, head: bytearray) -> Iterator[tuple[int, bytes | None]]:
+    """The lines of `head` (which they take over) and what follows it in `handle` that
+    are not empty, each
     with its number (from 1) and without its end (``\\n``, ``\\r\\n`` or a lone
     ``\\r``); ``None`` for a line longer than `MAX_TEXT`, which is skipped to its end.
     A run of line ends is passed over at once, and counted.
@@ -198,22 +207,24 @@ def _lines(handle: Any, head: bytes) -> Iterator[tuple[int, bytes | None]]:
     """
     skipping = False
     read = len(head)
-    buffer = bytearray(head)  # grows and shrinks in place: a long line costs its length
+    buffer = head  # grows and shrinks in place: a long line costs its length
     scanned = 0  # the line ends before this offset of `buffer` are found already
     number = 1  # the number of the line that starts `buffer`
     while True:
         start = 0
-        for ends in _LINE_ENDS.finditer(buffer, scanned):
+        # No line end in what is new (a long line, or one skipped): no regex pass.
+        found = buffer.find(b"\n", scanned) >= 0 or buffer.find(b"\r", scanned) >= 0
+        for ends in _LINE_ENDS.finditer(buffer, scanned) if found else ():
+            at, end = ends.span()
             run = ends.group()
-            if ends.end() == len(buffer) and run.endswith(b"\r"):
-                run = run[:-1]  # a last \r may be half of a \r\n: held for the next chunk
+            if end == len(buffer) and run[-1] == 13:  # a last \r may be half of a \r\n:
+                run = run[:-1]  # held for the next chunk
             if skipping:
                 skipping = False
-            elif ends.start() > start:
-                line = buffer[start : ends.start()]
-                yield number, None if len(line) > MAX_TEXT else bytes(line)
+            elif at > start:
+                yield number, None if at - start > MAX_TEXT else bytes(buffer[start:at])
             number += len(run) - run.count(b"\r\n")
-            start = ends.start() + len(run)
+            start = at + len(run)
         del buffer[:start]
         held = buffer.endswith(b"\r")  # a lone \r held back is not part of the line
         if len(buffer) - held > MAX_TEXT and not skipping:

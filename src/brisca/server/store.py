@@ -302,6 +302,8 @@ class SQLiteStore(TableStore):
                 if row is None:
                     return None
                 table = Table.from_json(row[0])
+                if table.id != table_id:  # a body put under another table's key
+                    raise StoreError(f"its body is that of table {table.id!r}")
                 whole = table.moves
                 # No more changes than a writer keeps, and numbered as it numbers them.
                 most = max(self.WHOLE_AFTER, whole)
@@ -396,9 +398,19 @@ class SQLiteStore(TableStore):
         self._worker.shutdown()
 
     def __len__(self) -> int:
-        return self._worker.submit(
-            lambda: int(self._db.execute("SELECT count(*) FROM tables").fetchone()[0])
-        ).result()
+        """How many tables the file holds.
+
+        Raises:
+            StoreError: the file cannot be read.
+        """
+
+        def count() -> int:
+            try:
+                return int(self._db.execute("SELECT count(*) FROM tables").fetchone()[0])
+            except sqlite3.Error as error:
+                raise StoreError(f"a read of the table store {self.path} failed: {error}") from None
+
+        return self._worker.submit(count).result()
 
 
 def _touch(db: sqlite3.Connection, table: Table, now: float) -> None:
