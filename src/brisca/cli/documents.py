@@ -196,10 +196,9 @@ def _decoded_line(line: bytes | bytearray) -> tuple[str | None, str]:
 
 def _lines(handle: Any, head: bytearray) -> Iterator[tuple[int, bytes | None]]:
     """The lines of `head` (which they take over) and what follows it in `handle` that
-    are not empty, each
-    with its number (from 1) and without its end (``\\n``, ``\\r\\n`` or a lone
-    ``\\r``); ``None`` for a line longer than `MAX_TEXT`, which is skipped to its end.
-    A run of line ends is passed over at once, and counted.
+    are not empty, each with its number (from 1) and without its end (``\\n``,
+    ``\\r\\n`` or a lone ``\\r``); ``None`` for a line longer than `MAX_TEXT`, which
+    is skipped to its end. A run of line ends is passed over at once, and counted.
 
     Raises:
         Usage: the file goes on past `MAX_FILE`.

@@ -117,11 +117,11 @@ class Generator:
         if not isinstance(items, Iterable):
             raise StateError(f"shuffle needs a sequence of items, got {describe(items)}")
         out = list(items)
-        size, k, limit, groups = _SHUFFLES.get(len(out)) or _shuffle_plan(len(out))
+        size, k, limit, runs = _SHUFFLES.get(len(out)) or _shuffle_plan(len(out))
         m = self._below(size, k, limit)
         # The digits of m, from radix len(out) down to 2, as the module's 4. takes them
-        # one divmod at a time: a group's digits all come from its remainder, a small int.
-        for product, radices in groups:
+        # one divmod at a time: a run's digits all come from its remainder, a small int.
+        for product, radices in runs:
             m, digits = divmod(m, product)
             for i in radices:
                 j = digits % i
