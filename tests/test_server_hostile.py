@@ -224,6 +224,40 @@ def test_tables_made_at_once_all_count_against_the_limits_while_the_store_writes
     asyncio.run(scenario())
 
 
+def test_a_create_whose_caller_stops_waiting_keeps_the_table_it_wrote() -> None:
+    """A request cancelled while its table is being written (a client gone, a server
+    stopping) leaves the write to end as it ends: a table written counts against its
+    maker and its bots play; one that fails to be written gives its place back. The
+    place had been given back at once, so a table the store held counted against no
+    limit, and its bots never played."""
+
+    async def scenario() -> None:
+        store = _SlowStore()
+        hub = Hub(store, bot_delay=30)
+        table = new_table("spanish-2p", ["random", "random"], seed=1)
+        creating = asyncio.create_task(hub.create(table, "127.0.0.1"))
+        await asyncio.sleep(0.001)  # the write under way
+        creating.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await creating
+        await asyncio.sleep(0.05)  # the write ends
+        assert await store.get(table.id) == table
+        assert table.id in hub.clients["127.0.0.1"].tables and table.id in hub._bots_alone
+        assert table.id in hub._runners  # its bots play
+        await hub.close()
+        failing = Hub(_SlowStore(fail=True))
+        creating = asyncio.create_task(failing.create(table, "127.0.0.1"))
+        await asyncio.sleep(0.001)
+        creating.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await creating
+        await asyncio.sleep(0.05)
+        assert not failing.clients and not failing._bots_alone  # its place given back
+        await failing.close()
+
+    asyncio.run(scenario())
+
+
 def test_a_seat_that_leaves_is_told_of_no_move_still_being_written() -> None:
     """`leave` reads the table under its lock, as a move writes it: a seat that hung up
     while a move was being written made the others see the move before it was written."""

@@ -329,12 +329,25 @@ class Hub:
             self._makers[table.id] = address
             if alone:
                 self._bots_alone.add(table.id)
+        adding = asyncio.ensure_future(self.store.add(table))
         try:
-            await self.store.add(table)
+            await asyncio.shield(adding)
+        except asyncio.CancelledError:
+            # The caller stopped waiting, not the write (a file's thread goes on): how
+            # the write ends decides the table's place, and wakes its bots if it landed.
+            adding.add_done_callback(lambda done: self._added(table, done))
+            raise
         except BaseException:
             self._settle(table.id)
             raise
         self.wake_bots(table)
+
+    def _added(self, table: Table, done: asyncio.Future[None]) -> None:
+        """A table's write ended after its maker stopped waiting: keep it or give it up."""
+        if done.cancelled() or done.exception() is not None:
+            self._settle(table.id)
+        else:
+            self.wake_bots(table)
 
     def _settle(self, table_id: str) -> None:
         """A table is over or gone: it no longer counts against its maker."""
