@@ -33,6 +33,7 @@ from brisca import (
     Suit,
     SwapRecord,
 )
+from brisca.formats import saves
 from brisca.formats.saves import dumps_played
 from brisca.game.actions import SIGNAL_NAMES
 
@@ -406,6 +407,41 @@ def test_one_change_to_a_state_is_refused_unless_reachable_any_rules(
     """Under random option combinations, a random state with one thing changed is
     refused unless its deal and history reach it."""
     every_change(random_state(rules, seed), random.Random(seed))
+
+
+def _state_and_parent(rules: Rules, seed: int) -> tuple[State, State]:
+    """A state of a seeded random game one action or more in, and the state before it."""
+    rng = random.Random(seed)
+    state = brisca.new_game(rules, seed=seed, dealer=rng.randrange(rules.num_players))
+    parent = state
+    for _ in range(rng.choice([1, rng.randrange(1, 12), rng.randrange(1, 60), 10**6])):
+        if state.is_over:
+            break
+        actions = brisca.legal_actions(state)
+        parent, state = state, brisca.apply(state, actions[rng.randrange(len(actions))])
+    return state, parent
+
+
+@pytest.mark.parametrize("name", PRESET_NAMES)
+@examples(10)
+@given(seed=st.integers(0, 2**32))
+def test_a_change_one_move_past_a_proved_state_is_refused_unless_reachable(
+    name: str, seed: int
+) -> None:
+    """`dumps` proves a state one action past a state it proved lately by that action
+    alone (so that saving after every move costs a move, not a replay of the hand): a
+    state so proved is the real one, and one with one thing changed is refused all the
+    same unless its deal and history reach it."""
+    state, parent = _state_and_parent(brisca.preset(name), seed)
+    if parent is state:  # a hand over at the deal: nothing to prove it by
+        return
+    brisca.dumps(parent)
+    assert saves._one_past_proved(state)  # the short way is the one taken
+    assert brisca.dumps(state) == dumps_played(state)
+    every_change(state, random.Random(seed))
+    brisca.dumps(parent)
+    forged = attrs.evolve(state, trail=(parent.trail, brisca.legal_actions(parent)[-1]))
+    assert_refused_unless_reachable(forged)  # another action past the proved state
 
 
 def test_every_kind_of_change_is_tried_and_refused() -> None:

@@ -31,6 +31,7 @@ hidden card: send a seat its :func:`brisca.observe` view instead.
 from __future__ import annotations
 
 import json
+import threading
 from fractions import Fraction
 from typing import Any
 
@@ -227,14 +228,44 @@ def _reached(state: State) -> GameRecord:
         record = record_game(state)
     except BriscaError as error:
         raise StateError(f"no game reaches this state: {error}") from None
-    reached = _replayed(record)
-    try:  # a hand-edited field's own __eq__ may raise anything
-        same = bool(reached == state)
-    except BARE_ERRORS as error:
-        raise as_brisca_error("the state", error) from None
-    if not same:
-        raise StateError("the state is not the one its deal and history reach")
+    if not _one_past_proved(state):
+        reached = _replayed(record)
+        try:  # a hand-edited field's own __eq__ may raise anything
+            same = bool(reached == state)
+        except BARE_ERRORS as error:
+            raise as_brisca_error("the state", error) from None
+        if not same:
+            raise StateError("the state is not the one its deal and history reach")
+    with _PROVED_LOCK:
+        _PROVED[id(state.trail)] = state
+        while len(_PROVED) > _PROVED_MOST:
+            del _PROVED[next(iter(_PROVED))]
     return record
+
+
+#: States `_reached` proved lately, by the id of their trail (each held, so no other
+#: trail takes its id): a state one action past one of them is proved by that action
+#: alone, the last move's cost rather than the whole hand's, for a caller that saves
+#: after every move.
+_PROVED: dict[int, State] = {}
+_PROVED_MOST = 64
+_PROVED_LOCK = threading.Lock()
+
+
+def _one_past_proved(state: State) -> bool:
+    """Whether `state` is a proved state with one more action: that state, moved by it."""
+    trail = state.trail
+    if type(trail) is not tuple or len(trail) != 2:
+        return False
+    before = _PROVED.get(id(trail[0]))
+    if before is None or before.trail is not trail[0]:
+        return False
+    try:
+        return bool(apply(before, trail[1]) == state)
+    except BriscaError:  # no legal action there: the whole replay says why
+        return False
+    except BARE_ERRORS:  # a hand-edited field's own __eq__ may raise anything
+        return False
 
 
 #: The longest match record :func:`loads_match` reads, in characters (or bytes):
