@@ -34,6 +34,7 @@ from brisca import (
     SwapRecord,
 )
 from brisca.formats import saves
+from brisca.formats.records import record_game
 from brisca.formats.saves import dumps_played
 from brisca.game.actions import SIGNAL_NAMES
 
@@ -436,12 +437,48 @@ def test_a_change_one_move_past_a_proved_state_is_refused_unless_reachable(
     if parent is state:  # a hand over at the deal: nothing to prove it by
         return
     brisca.dumps(parent)
-    assert saves._one_past_proved(state)  # the short way is the one taken
+    assert saves._one_past_proved(state, record_game(state)) is not None  # the short way
     assert brisca.dumps(state) == dumps_played(state)
     every_change(state, random.Random(seed))
     brisca.dumps(parent)
     forged = attrs.evolve(state, trail=(parent.trail, brisca.legal_actions(parent)[-1]))
     assert_refused_unless_reachable(forged)  # another action past the proved state
+
+
+class _EqualToAll(tuple):  # type: ignore[type-arg]
+    """A stock that says it equals any other."""
+
+    def __eq__(self, other: object) -> bool:
+        return True
+
+    def __ne__(self, other: object) -> bool:
+        return False
+
+    __hash__ = tuple.__hash__
+
+
+def test_a_proved_state_edited_after_proves_nothing_past_it() -> None:
+    """What a state proved lately lends the next is the replay's own state, not the
+    caller's: a proved state edited in place after, or one whose field's own ``==``
+    lied to the proof, lends nothing false to the state one move past it, which the
+    whole replay refuses (`dumps` had written both, and `loads` refused its text)."""
+    start = brisca.new_game(seed=1)
+    proved = brisca.apply(start, brisca.legal_actions(start)[0])
+    brisca.dumps(proved)
+    hands = list(proved.hands)
+    hands[1] = hands[0]
+    object.__setattr__(proved, "hands", tuple(hands))  # edited in place, once proved
+    after = brisca.apply(proved, brisca.legal_actions(proved)[0])
+    with pytest.raises(brisca.StateError, match="no game reaches this state"):
+        brisca.dumps(after)
+    proved = brisca.apply(start, brisca.legal_actions(start)[0])
+    stock = list(proved.stock)
+    stock[0], stock[1] = stock[-1], stock[-2]
+    liar = attrs.evolve(proved, stock=_EqualToAll(stock))
+    brisca.check_state(liar)  # its own == says it is the replay's: so the replay says too
+    drawn = brisca.apply(liar, brisca.legal_actions(liar)[0])  # draws the swapped cards
+    with pytest.raises(brisca.StateError, match="is not the one its deal and history reach"):
+        brisca.dumps(drawn)
 
 
 def test_every_kind_of_change_is_tried_and_refused() -> None:

@@ -254,6 +254,17 @@ def test_a_create_whose_caller_stops_waiting_keeps_the_table_it_wrote() -> None:
         await asyncio.sleep(0.05)
         assert not failing.clients and not failing._bots_alone  # its place given back
         await failing.close()
+        # Closed while the write is under way: the write ends, and no bot plays after.
+        closing = Hub(_SlowStore())
+        creating = asyncio.create_task(closing.create(table, "127.0.0.1"))
+        await asyncio.sleep(0.001)
+        creating.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await creating
+        await closing.close()
+        await asyncio.sleep(0.05)
+        assert await closing.store.get(table.id) == table and not closing._runners
+        assert not closing.clients and not closing._bots_alone
 
     asyncio.run(scenario())
 

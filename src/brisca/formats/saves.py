@@ -228,44 +228,52 @@ def _reached(state: State) -> GameRecord:
         record = record_game(state)
     except BriscaError as error:
         raise StateError(f"no game reaches this state: {error}") from None
-    if not _one_past_proved(state):
-        reached = _replayed(record)
-        try:  # a hand-edited field's own __eq__ may raise anything
-            same = bool(reached == state)
-        except BARE_ERRORS as error:
-            raise as_brisca_error("the state", error) from None
-        if not same:
-            raise StateError("the state is not the one its deal and history reach")
+    reached = _one_past_proved(state, record) or _replayed(record)
+    try:  # a hand-edited field's own __eq__ may raise anything
+        same = bool(reached == state)
+    except BARE_ERRORS as error:
+        raise as_brisca_error("the state", error) from None
+    if not same:
+        raise StateError("the state is not the one its deal and history reach")
     with _PROVED_LOCK:
-        _PROVED[id(state.trail)] = state
+        _PROVED[id(state.trail)] = (state.trail, reached, _inputs(record, len(record.actions)))
         while len(_PROVED) > _PROVED_MOST:
             del _PROVED[next(iter(_PROVED))]
     return record
 
 
-#: States `_reached` proved lately, by the id of their trail (each held, so no other
-#: trail takes its id): a state one action past one of them is proved by that action
-#: alone, the last move's cost rather than the whole hand's, for a caller that saves
-#: after every move.
-_PROVED: dict[int, State] = {}
+#: The states `_reached` proved lately, by the id of the caller's trail (held, so that
+#: no other trail takes its id): the trail, the replay's own state, never the caller's
+#: (which may be edited after), and what that replay read. A state one action past one
+#: of them is replayed from it by that action alone, for a caller that saves after
+#: every move: the same state the whole replay gives, at the cost of one move.
+_PROVED: dict[int, tuple[object, State, tuple[object, ...]]] = {}
 _PROVED_MOST = 64
 _PROVED_LOCK = threading.Lock()
 
 
-def _one_past_proved(state: State) -> bool:
-    """Whether `state` is a proved state with one more action: that state, moved by it."""
+def _inputs(record: GameRecord, actions: int) -> tuple[object, ...]:
+    """What a replay of `record`'s first `actions` actions reads."""
+    deal = (record.rules, record.seed, record.deck, record.dealer, record.hand_number)
+    return (*deal, record.actions[:actions])
+
+
+def _one_past_proved(state: State, record: GameRecord) -> State | None:
+    """The replay of `record` from a state proved lately, when `state` is one action
+    past it and the record reads as that state's did; else ``None`` (replay it whole)."""
     trail = state.trail
-    if type(trail) is not tuple or len(trail) != 2:
-        return False
-    before = _PROVED.get(id(trail[0]))
-    if before is None or before.trail is not trail[0]:
-        return False
+    if type(trail) is not tuple or len(trail) != 2 or not record.actions:
+        return None
+    found = _PROVED.get(id(trail[0]))
+    if found is None:
+        return None
+    held, before, inputs = found
+    if held is not trail[0] or inputs != _inputs(record, len(record.actions) - 1):
+        return None
     try:
-        return bool(apply(before, trail[1]) == state)
-    except BriscaError:  # no legal action there: the whole replay says why
-        return False
-    except BARE_ERRORS:  # a hand-edited field's own __eq__ may raise anything
-        return False
+        return replay_from(before, record.actions[-1:])
+    except BriscaError:  # the whole replay names the action by its place
+        return None
 
 
 #: The longest match record :func:`loads_match` reads, in characters (or bytes):

@@ -279,6 +279,9 @@ class Hub:
         # A lock lives while a task holds it or waits for it, and no longer.
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
         self._runners: dict[str, asyncio.Task[None]] = {}
+        # The writes of new tables whose makers stopped waiting, which `close` awaits.
+        self._writes: set[asyncio.Future[None]] = set()
+        self._closed = False
 
     def lock(self, table_id: str) -> asyncio.Lock:
         """The lock that makes the changes to one table happen one at a time."""
@@ -335,6 +338,8 @@ class Hub:
         except asyncio.CancelledError:
             # The caller stopped waiting, not the write (a file's thread goes on): how
             # the write ends decides the table's place, and wakes its bots if it landed.
+            self._writes.add(adding)
+            adding.add_done_callback(self._writes.discard)
             adding.add_done_callback(lambda done: self._added(table, done))
             raise
         except BaseException:
@@ -343,8 +348,13 @@ class Hub:
         self.wake_bots(table)
 
     def _added(self, table: Table, done: asyncio.Future[None]) -> None:
-        """A table's write ended after its maker stopped waiting: keep it or give it up."""
-        if done.cancelled() or done.exception() is not None:
+        """A table's write ended after its maker stopped waiting: keep it or give it up
+        (and its bots play only while the hub does)."""
+        failed = done.cancelled() or done.exception() is not None
+        if failed:
+            why = "cancelled" if done.cancelled() else done.exception()
+            log.warning("table %s, whose maker stopped waiting, was not written: %s", table.id, why)
+        if failed or self._closed:
             self._settle(table.id)
         else:
             self.wake_bots(table)
@@ -566,7 +576,9 @@ class Hub:
                 log.exception("the sweep of idle tables failed")
 
     async def close(self) -> None:
-        """Stop every bot task."""
+        """Stop every bot task, once the writes of new tables under way have ended."""
+        self._closed = True
+        await asyncio.gather(*self._writes, return_exceptions=True)
         for task in list(self._runners.values()):
             task.cancel()
         await asyncio.gather(*self._runners.values(), return_exceptions=True)
