@@ -57,17 +57,23 @@ def random_state(rules: Rules, seed: int) -> State:
 
     Every other game is dealt from an explicit deck, so that both kinds of deal appear.
     """
+    return random_state_and_parent(rules, seed)[0]
+
+
+def random_state_and_parent(rules: Rules, seed: int) -> tuple[State, State]:
+    """`random_state`, and the state one action before it (itself at the deal)."""
     rng = random.Random(seed)
     state = brisca.new_game(rules, seed=seed, dealer=rng.randrange(rules.num_players))
     if rng.random() < 0.5:
         state = brisca.new_game(rules, deck=state.deal.deck, dealer=state.dealer)
+    parent = state
     stop = rng.choice([rng.randrange(1, 12), rng.randrange(1, 60), 10**6])
     for _ in range(stop):
         if state.is_over:
             break
         actions = brisca.legal_actions(state)
-        state = brisca.apply(state, actions[rng.randrange(len(actions))])
-    return state
+        parent, state = state, brisca.apply(state, actions[rng.randrange(len(actions))])
+    return state, parent
 
 
 def replay_of(state: State) -> State | None:
@@ -410,19 +416,6 @@ def test_one_change_to_a_state_is_refused_unless_reachable_any_rules(
     every_change(random_state(rules, seed), random.Random(seed))
 
 
-def _state_and_parent(rules: Rules, seed: int) -> tuple[State, State]:
-    """A state of a seeded random game one action or more in, and the state before it."""
-    rng = random.Random(seed)
-    state = brisca.new_game(rules, seed=seed, dealer=rng.randrange(rules.num_players))
-    parent = state
-    for _ in range(rng.choice([1, rng.randrange(1, 12), rng.randrange(1, 60), 10**6])):
-        if state.is_over:
-            break
-        actions = brisca.legal_actions(state)
-        parent, state = state, brisca.apply(state, actions[rng.randrange(len(actions))])
-    return state, parent
-
-
 @pytest.mark.parametrize("name", PRESET_NAMES)
 @examples(10)
 @given(seed=st.integers(0, 2**32))
@@ -433,7 +426,7 @@ def test_a_change_one_move_past_a_proved_state_is_refused_unless_reachable(
     alone (so that saving after every move costs a move, not a replay of the hand): a
     state so proved is the real one, and one with one thing changed is refused all the
     same unless its deal and history reach it."""
-    state, parent = _state_and_parent(brisca.preset(name), seed)
+    state, parent = random_state_and_parent(brisca.preset(name), seed)
     if parent is state:  # a hand over at the deal: nothing to prove it by
         return
     brisca.dumps(parent)

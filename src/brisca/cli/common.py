@@ -37,9 +37,8 @@ def seed(text: str) -> int:
     library take, or an argparse error."""
     digits = len(str(MAX_SEED))
     significant = text.lstrip("0") or "0"  # leading zeros change nothing
-    if not (text.isascii() and text.isdigit()) or len(significant) > digits:
-        significant = ""
-    if not significant or int(significant) > MAX_SEED:
+    plain = text.isascii() and text.isdigit()
+    if not plain or len(significant) > digits or int(significant) > MAX_SEED:
         raise argparse.ArgumentTypeError(
             f"a seed is an int from 0 to 2**1024 - 1, got {describe(text, 40, typed=False)}"
         )

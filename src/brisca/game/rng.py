@@ -93,8 +93,7 @@ class Generator:
         """
         if type(n) is not int or n < 1:
             checked_int(n, "below(n): n", 1)  # which refuses it, saying why
-        k = n.bit_length() + 64
-        return self._below(n, k, (1 << k) - (1 << k) % n)
+        return self._below(n, *_draw_bounds(n))
 
     def _below(self, n: int, k: int, limit: int) -> int:
         """`below(n)`, given its `k` bits a draw and its `limit` (see the module's 3.)."""
@@ -136,12 +135,18 @@ _KEPT = 64
 _SHUFFLES: dict[int, _Plan] = {}
 
 
+def _draw_bounds(n: int) -> tuple[int, int]:
+    """The bits ``k`` a draw of ``below(n)`` takes, and the limit under which it is
+    kept (the module's 3.)."""
+    k = n.bit_length() + 64
+    return k, (1 << k) - (1 << k) % n
+
+
 def _shuffle_plan(n: int) -> _Plan:
     """For a shuffle of `n` items: ``n!``, the bits and the limit of its draw, and the
     radices ``n .. 2`` in runs (see `_radix_runs`)."""
     size = math.factorial(n)
-    k = size.bit_length() + 64
-    plan = (size, k, (1 << k) - (1 << k) % size, tuple(_radix_runs(n)))
+    plan = (size, *_draw_bounds(size), tuple(_radix_runs(n)))
     if n <= _KEPT:
         _SHUFFLES[n] = plan
     return plan

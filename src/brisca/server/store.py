@@ -242,6 +242,17 @@ class SQLiteStore(TableStore):
     async def _run(self, work: Callable[[], T]) -> T:
         return await asyncio.get_running_loop().run_in_executor(self._worker, work)
 
+    def _read(self, reading: Callable[[], T]) -> T:
+        """`reading`'s answer, on the file's thread.
+
+        Raises:
+            StoreError: the file refused the read (a damaged page, a disk error).
+        """
+        try:
+            return reading()
+        except sqlite3.Error as error:
+            raise StoreError(f"a read of the table store {self.path} failed: {error}") from None
+
     def _write(self, statements: Callable[[sqlite3.Connection], T]) -> T:
         """Run `statements` as one transaction: all of them, or none.
 
@@ -318,11 +329,9 @@ class SQLiteStore(TableStore):
             except BriscaError as refused:  # what the file says cannot be played on
                 log.error("table %s in %s cannot be read: %s", table_id, self.path, refused)
                 return None
-            except sqlite3.Error as error:
-                raise StoreError(f"a read of the table store {self.path} failed: {error}") from None
             return table, (len(changes), whole)
 
-        found = await self._run(read)
+        found = await self._run(lambda: self._read(read))
         if found is None:
             return None
         if table_id not in self._tables:  # another read may have won
@@ -405,12 +414,9 @@ class SQLiteStore(TableStore):
         """
 
         def count() -> int:
-            try:
-                return int(self._db.execute("SELECT count(*) FROM tables").fetchone()[0])
-            except sqlite3.Error as error:
-                raise StoreError(f"a read of the table store {self.path} failed: {error}") from None
+            return int(self._db.execute("SELECT count(*) FROM tables").fetchone()[0])
 
-        return self._worker.submit(count).result()
+        return self._worker.submit(self._read, count).result()
 
 
 def _touch(db: sqlite3.Connection, table: Table, now: float) -> None:
