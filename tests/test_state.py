@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import copy
+import pickle
+from typing import Any
+
 import attrs
 import pytest
 
 import brisca
+from brisca.game.engine import _plan
 from brisca.game.match import (
     Match,
     MatchObservation,
@@ -13,14 +18,21 @@ from brisca.game.match import (
     _MatchSlots,
     _with_state,
 )
-from brisca.game.state import State, Trick, _StateSlots, _TrickSlots, build_state, build_trick
+from brisca.game.state import (
+    Deal,
+    HandResult,
+    Observation,
+    Seating,
+    State,
+    Trick,
+    build_state,
+    build_trick,
+)
 
 
 @pytest.mark.parametrize(
     ("cls", "base"),
     [
-        (State, _StateSlots),
-        (Trick, _TrickSlots),
         (Match, _MatchSlots),
         (MatchObservation, _MatchObservationSlots),
     ],
@@ -30,6 +42,61 @@ def test_slots_base_holds_every_field_and_the_class_adds_none(cls: type, base: t
     names = {field.name for field in attrs.fields(cls)}
     assert set(base.__slots__) == names | {"__weakref__"}
     assert cls.__slots__ == ()  # type: ignore[attr-defined]
+
+
+def _values_of_a_hand() -> list[Any]:
+    """One value of each class `brisca.game.values.frozen` finishes, as the engine built it."""
+    state = brisca.new_game(brisca.preset("spanish-4p"), seed=3)
+    while not state.tricks:
+        state = brisca.apply(state, brisca.legal_actions(state)[0])
+    return [
+        state,
+        state.tricks[0],
+        state.deal,
+        state.seating,
+        brisca.observe(state, 1),
+        _plan(state.rules),
+    ]
+
+
+def _finished_result() -> HandResult:
+    state = brisca.new_game(brisca.preset("spanish-2p"), seed=3)
+    while not state.is_over:
+        state = brisca.apply(state, brisca.legal_actions(state)[0])
+    return brisca.result(state)
+
+
+@pytest.mark.parametrize(
+    "value", [*_values_of_a_hand(), _finished_result()], ids=lambda v: type(v).__name__
+)
+def test_a_built_value_is_its_frozen_attrs_class(value: Any) -> None:
+    """Whatever built it, the engine's value is of its class itself (no builder subclass
+    shows), refuses every change, and rebuilds equal through its class's own __init__
+    (``attrs.evolve``), pickling and copying."""
+    cls = type(value)
+    assert cls in (
+        State,
+        Trick,
+        Deal,
+        Seating,
+        Observation,
+        HandResult,
+        type(_plan(brisca.Rules())),
+    )
+    assert attrs.has(cls)
+    field = attrs.fields(cls)[0]
+    with pytest.raises(attrs.exceptions.FrozenInstanceError):
+        setattr(value, field.name, getattr(value, field.name))
+    with pytest.raises(attrs.exceptions.FrozenInstanceError):
+        delattr(value, field.name)
+    again = attrs.evolve(value)
+    assert type(again) is cls
+    for f in attrs.fields(cls):
+        assert getattr(again, f.name) is getattr(value, f.name), f.name
+    if cls is not type(_plan(brisca.Rules())):  # the plan holds functions, and is no value
+        assert again == value and hash(again) == hash(value)
+        for other in (pickle.loads(pickle.dumps(value)), copy.copy(value), copy.deepcopy(value)):
+            assert type(other) is cls and other == value
 
 
 def test_built_state_is_a_frozen_state_equal_to_the_attrs_one() -> None:
@@ -55,9 +122,9 @@ def test_built_trick_is_a_frozen_trick() -> None:
 
 
 def test_built_observation_leaves_every_other_field_at_the_class_default() -> None:
-    """build_observation writes the defaults of the fields it is not given out by hand:
-    each must be the attrs default, and a field added with a default must be added there."""
-    from brisca.game.state import Observation, build_observation
+    """build_observation leaves the fields it is not given at their defaults, which must be
+    the attrs defaults too: `__init__` and the attrs fields state them each."""
+    from brisca.game.state import build_observation
 
     state = brisca.new_game(brisca.preset("spanish-2p"), seed=11)
     core = brisca.observe(state, 0)

@@ -10,12 +10,12 @@ engine asks each variant the rules switch on, and never names a variant itself.
 
 from __future__ import annotations
 
-import abc
 import itertools
 import os
 from collections.abc import Callable, Iterable
-from typing import Any, Generic, TypeVar, cast, overload
+from typing import Any, TypeVar, cast, overload
 
+import attr
 import attrs
 
 from brisca.game.actions import PLAYS, Action, Play, parse_action, well_formed
@@ -31,6 +31,7 @@ from brisca.game.errors import (
     describe,
 )
 from brisca.game.events import CardPlayed, CardsDrawn, Event, HandEnded, TrickWon, TrumpRevealed
+from brisca.game.playable import Playable
 from brisca.game.presets import preset
 from brisca.game.rng import MAX_SEED, Generator
 from brisca.game.rules import (
@@ -59,6 +60,7 @@ from brisca.game.state import (
     seating_for,
 )
 from brisca.game.tricks import winning
+from brisca.game.values import frozen
 from brisca.game.variants import VARIANTS, Log, Variant, owner
 
 __all__ = [
@@ -244,7 +246,15 @@ def deal_layout(rules: Rules, dealer: int) -> DealLayout:
 _PLAY_OF = dict(PLAYS).__getitem__
 
 
-@attrs.frozen(eq=False)  # one per rules, so identity will do, and it hashes fast
+@attr.s(
+    auto_attribs=True,
+    auto_detect=True,
+    frozen=True,
+    slots=True,
+    init=False,
+    eq=False,  # one per rules, so identity will do, and it hashes fast
+    weakref_slot=False,
+)
 class _Plan:
     """What the variants a `Rules` value switches on ask of the engine, found once per rules."""
 
@@ -264,6 +274,36 @@ class _Plan:
     #: Whether a card tells nothing but itself and what its trick brings (the winner, the
     #: draws, the end): no variant watches plays and no trump can be covered.
     quiet_plays: bool
+
+    def __init__(
+        self,
+        offering_before_trump: tuple[Variant, ...],
+        offering: tuple[Variant, ...],
+        offers: bool,
+        playable: Callable[[State, int], tuple[tuple[Card, ...], str]] | None,
+        after_cards_move: tuple[Callable[[State, Log], State], ...],
+        on_play: tuple[Callable[[State, int, Card, Log], None], ...],
+        observe: tuple[Callable[[State, int], dict[str, Any]], ...],
+        result: tuple[Callable[[State, tuple[int, ...], int | None], HandResult | None], ...],
+        covered_trump: bool,
+        quiet_plays: bool,
+    ) -> None:
+        self.offering_before_trump = offering_before_trump  # type: ignore[misc]
+        self.offering = offering  # type: ignore[misc]
+        self.offers = offers  # type: ignore[misc]
+        self.playable = playable  # type: ignore[misc]
+        self.after_cards_move = after_cards_move  # type: ignore[misc]
+        self.on_play = on_play  # type: ignore[misc]
+        self.observe = observe  # type: ignore[misc]
+        self.result = result  # type: ignore[misc]
+        self.covered_trump = covered_trump  # type: ignore[misc]
+        self.quiet_plays = quiet_plays  # type: ignore[misc]
+        if type(self) is not _Plan:  # interpreted: sealed (see brisca.game.values)
+            self.__class__ = _Plan
+
+
+# Built once per rules, so by the class itself: see `brisca.game.values`.
+frozen(_Plan, _Plan)
 
 
 # The plan of each rules, found by the id of the Rules object first (hashing a Rules
@@ -319,45 +359,6 @@ def _after_cards_move(state: State, log: Log, plan: _Plan) -> State:
     for hook in plan.after_cards_move:
         state = hook(state, log)
     return state
-
-
-ObservationT = TypeVar("ObservationT", covariant=True)
-ResultT = TypeVar("ResultT", covariant=True)
-
-
-class Playable(abc.ABC, Generic[ObservationT, ResultT]):
-    """What the engine's functions take besides a hand's `State`: a `brisca.Match`.
-
-    `legal_actions`, `is_legal`, `apply`, `observe` and `result` hand such a value
-    to its own methods, so one loop runs a hand or a whole match, while the hand
-    engine knows nothing of matches.
-    """
-
-    __slots__ = ()
-
-    @abc.abstractmethod
-    def legal_actions(self) -> tuple[Action, ...]:
-        """Every legal action of the seat to act, in a fixed order."""
-
-    @abc.abstractmethod
-    def is_legal(self, action: Action | str) -> bool:
-        """Whether `action` is legal now."""
-
-    @abc.abstractmethod
-    def apply(self: P, action: Action | str) -> P:
-        """The value after `action`."""
-
-    @abc.abstractmethod
-    def observe(self, seat: int) -> ObservationT:
-        """What `seat` may know."""
-
-    @abc.abstractmethod
-    def step(self: P, action: Action | str) -> tuple[P, tuple[Event, ...]]:
-        """The value after `action`, and the events of that step."""
-
-    @abc.abstractmethod
-    def result(self) -> ResultT:
-        """The outcome, once over."""
 
 
 P = TypeVar("P", bound=Playable[Any, Any])

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import enum
 import functools
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+import attr
 import attrs
 
 from brisca.game.actions import Action
@@ -23,6 +24,7 @@ from brisca.game.rules import (
     Rules,
     TeamMode,
 )
+from brisca.game.values import frozen
 
 __all__ = [
     "BidRecord",
@@ -95,98 +97,6 @@ def _trail_key(trail: object) -> object:
         return (_NOT_PAIRS, trail)
 
 
-class _StateSlots:
-    """The slots of :class:`State`, filled by a plain constructor that yields a `State`.
-
-    A frozen attrs ``__init__`` sets each field through the frozen
-    ``__setattr__``, which costs more than the rest of a transition. This base
-    class owns the slots (attrs reuses them, so `State` adds none) and has the
-    default ``__setattr__``, so its ``__init__`` stores plainly, then turns the
-    object into a `State`, which is frozen from then on. The engine builds
-    every state through :data:`build_state`.
-    """
-
-    __slots__ = (
-        "__weakref__",
-        "deal",
-        "hands",
-        "is_over",
-        "ledger",
-        "seating",
-        "stock",
-        "to_act",
-        "trail",
-        "trick",
-        "tricks",
-        "trump",
-        "trump_card",
-    )
-
-    def __init__(
-        self,
-        seating: Seating,
-        deal: Deal,
-        trump: Suit | None,
-        trump_card: Card | None,
-        hands: tuple[tuple[Card, ...], ...],
-        stock: tuple[Card, ...],
-        trick: tuple[Played, ...],
-        tricks: tuple[Trick, ...],
-        to_act: Seat | None,
-        ledger: Ledger,
-        trail: Trail,
-    ) -> None:
-        self.seating = seating
-        self.deal = deal
-        self.trump = trump
-        self.trump_card = trump_card
-        self.hands = hands
-        self.stock = stock
-        self.trick = trick
-        self.tricks = tricks
-        self.to_act = to_act
-        self.is_over = to_act is None
-        self.ledger = ledger
-        self.trail = trail
-        self.__class__ = State
-
-
-# What a pickled State holds, by name (`State.__getstate__`).
-_STATE_FIELDS = tuple(name for name in _StateSlots.__slots__ if name != "__weakref__")
-
-
-class _TrickSlots:
-    """The slots of :class:`Trick`, with a plain constructor: see `_StateSlots`."""
-
-    __slots__ = ("__weakref__", "cards", "leader", "points", "winner")
-
-    def __init__(self, leader: Seat, cards: tuple[Played, ...], winner: Seat, points: int) -> None:
-        self.leader = leader
-        self.cards = cards
-        self.winner = winner
-        self.points = points
-        self.__class__ = Trick
-
-
-class _DealSlots:
-    """The slots of :class:`Deal`, with a plain constructor: see `_StateSlots`."""
-
-    __slots__ = ("__weakref__", "deck", "hand_number", "hands", "seed")
-
-    def __init__(
-        self,
-        deck: tuple[Card, ...],
-        seed: int | None,
-        hand_number: int,
-        hands: tuple[tuple[Card, ...], ...],
-    ) -> None:
-        self.deck = deck
-        self.seed = seed
-        self.hand_number = hand_number
-        self.hands = hands
-        self.__class__ = Deal
-
-
 @attrs.frozen
 class DealLayout:
     """Where each position of a `deck` order goes, for some rules and dealer."""
@@ -199,7 +109,15 @@ class DealLayout:
     stock: tuple[int, ...]
 
 
-@attrs.frozen
+@attr.s(
+    auto_attribs=True,
+    auto_detect=True,
+    frozen=True,
+    slots=True,
+    init=False,
+    order=False,
+    weakref_slot=False,
+)
 class Seating:
     """Who sits where for one hand: the rules, the dealer, the sides and play order.
 
@@ -212,35 +130,70 @@ class Seating:
     #: The sides as tuples of seats, the side holding the lowest seat first.
     sides: tuple[tuple[Seat, ...], ...]
     #: The seats that play, in play order starting after the dealer.
-    active: tuple[Seat, ...] = attrs.field(eq=False, repr=False)
+    active: tuple[Seat, ...] = attr.ib(eq=False, repr=False)
     #: The seat that leads the first trick.
-    first_leader: Seat = attrs.field(eq=False, repr=False)
+    first_leader: Seat = attr.ib(eq=False, repr=False)
     #: For each seat, the next active seat in play order.
-    next_seat: tuple[Seat, ...] = attrs.field(eq=False, repr=False)
+    next_seat: tuple[Seat, ...] = attr.ib(eq=False, repr=False)
     #: For each seat, the active seats in play order starting with it.
-    rotation: tuple[tuple[Seat, ...], ...] = attrs.field(eq=False, repr=False)
+    rotation: tuple[tuple[Seat, ...], ...] = attr.ib(eq=False, repr=False)
     #: For each seat, the index of its side, or -1 for a seat sitting out.
-    side_of: tuple[int, ...] = attrs.field(eq=False, repr=False)
+    side_of: tuple[int, ...] = attr.ib(eq=False, repr=False)
     #: The pack in play, in canonical order (`Rules.cards`).
-    pack: tuple[Card, ...] = attrs.field(eq=False, repr=False)
+    pack: tuple[Card, ...] = attr.ib(eq=False, repr=False)
     #: Card points and trick strength by card, for the pack in play.
-    card_points: dict[Card, int] = attrs.field(eq=False, repr=False)
-    strength: dict[Card, int] = attrs.field(eq=False, repr=False)
+    card_points: dict[Card, int] = attr.ib(eq=False, repr=False)
+    strength: dict[Card, int] = attr.ib(eq=False, repr=False)
     #: How many tricks the hand has.
-    tricks_total: int = attrs.field(eq=False, repr=False)
+    tricks_total: int = attr.ib(eq=False, repr=False)
     #: How many seats play each trick.
-    seats_in_play: int = attrs.field(eq=False, repr=False)
+    seats_in_play: int = attr.ib(eq=False, repr=False)
     #: Where the cards of a `deck` order go.
-    layout: DealLayout = attrs.field(eq=False, repr=False)
+    layout: DealLayout = attr.ib(eq=False, repr=False)
     #: What the variants the rules switch on ask of the engine, worked out once by the
     #: engine (see `brisca.game.engine`), so that a turn reads it here.
-    plan: Any = attrs.field(eq=False, repr=False)
+    plan: Any = attr.ib(eq=False, repr=False)
+
+    def __init__(
+        self,
+        rules: Rules,
+        dealer: Seat,
+        sides: tuple[tuple[Seat, ...], ...],
+        active: tuple[Seat, ...],
+        first_leader: Seat,
+        next_seat: tuple[Seat, ...],
+        rotation: tuple[tuple[Seat, ...], ...],
+        side_of: tuple[int, ...],
+        pack: tuple[Card, ...],
+        card_points: dict[Card, int],
+        strength: dict[Card, int],
+        tricks_total: int,
+        seats_in_play: int,
+        layout: DealLayout,
+        plan: Any,
+    ) -> None:
+        self.rules = rules  # type: ignore[misc]
+        self.dealer = dealer  # type: ignore[misc]
+        self.sides = sides  # type: ignore[misc]
+        self.active = active  # type: ignore[misc]
+        self.first_leader = first_leader  # type: ignore[misc]
+        self.next_seat = next_seat  # type: ignore[misc]
+        self.rotation = rotation  # type: ignore[misc]
+        self.side_of = side_of  # type: ignore[misc]
+        self.pack = pack  # type: ignore[misc]
+        self.card_points = card_points  # type: ignore[misc]
+        self.strength = strength  # type: ignore[misc]
+        self.tricks_total = tricks_total  # type: ignore[misc]
+        self.seats_in_play = seats_in_play  # type: ignore[misc]
+        self.layout = layout  # type: ignore[misc]
+        self.plan = plan  # type: ignore[misc]
+        if type(self) is not Seating:  # interpreted: sealed (see brisca.game.values)
+            self.__class__ = Seating
 
     def __reduce__(self) -> tuple[Any, ...]:
         # The plan holds the variants' hooks, functions that need not pickle: a table
         # pickles without it, and the engine finds the plan of its rules again.
-        fields = attrs.fields(Seating)
-        return (Seating, (*(getattr(self, f.name) for f in fields[:-1]), None))
+        return (Seating, (*(getattr(self, f.name) for f in attrs.fields(Seating)[:-1]), None))
 
     @classmethod
     def create(
@@ -299,7 +252,7 @@ class Seating:
             hands[seat] = tuple(range(k, dealt, len(active)))
         turned = dealt if rules.turns_card else None
         stock = tuple(range(dealt + rules.turns_card, len(pack)))
-        return cls(
+        return build_seating(
             rules,
             dealer,
             sides,
@@ -318,6 +271,10 @@ class Seating:
         )
 
 
+# Seating.create builds the table through this, once a table: see `brisca.game.values`.
+build_seating = frozen(Seating, Seating)
+
+
 @functools.lru_cache(maxsize=1024)
 def seating_for(
     rules: Rules,
@@ -330,8 +287,16 @@ def seating_for(
     return Seating.create(rules, dealer, declarer, partner, plan)
 
 
-@attrs.frozen
-class Trick(_TrickSlots):
+@attr.s(
+    auto_attribs=True,
+    auto_detect=True,
+    frozen=True,
+    slots=True,
+    init=False,
+    order=False,
+    weakref_slot=False,
+)
+class Trick:
     """A completed trick."""
 
     #: The seat that led.
@@ -342,6 +307,25 @@ class Trick(_TrickSlots):
     winner: Seat
     #: The card points it holds.
     points: int
+
+    def __init__(self, leader: Seat, cards: tuple[Played, ...], winner: Seat, points: int) -> None:
+        self.leader = leader  # type: ignore[misc]
+        self.cards = cards  # type: ignore[misc]
+        self.winner = winner  # type: ignore[misc]
+        self.points = points  # type: ignore[misc]
+        if type(self) is not Trick:  # interpreted: sealed (see brisca.game.values)
+            self.__class__ = Trick
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Trick, (self.leader, self.cards, self.winner, self.points))
+
+
+def build_trick(leader: Seat, cards: tuple[Played, ...], winner: Seat, points: int) -> Trick:
+    """A `Trick`, as the engine builds it (see `brisca.game.values`)."""
+    return Trick(leader, cards, winner, points)
+
+
+build_trick = frozen(Trick, build_trick)
 
 
 @attrs.frozen
@@ -404,8 +388,16 @@ class Cante:
     trick: int
 
 
-@attrs.frozen
-class Deal(_DealSlots):
+@attr.s(
+    auto_attribs=True,
+    auto_detect=True,
+    frozen=True,
+    slots=True,
+    init=False,
+    order=False,
+    weakref_slot=False,
+)
+class Deal:
     """How a hand was dealt; shared by every state of the hand."""
 
     #: The order the cards left the pack: what ``new_game(deck=...)`` takes.
@@ -415,7 +407,34 @@ class Deal(_DealSlots):
     #: Which hand of a match this is, from 0; it picks a rotated trump.
     hand_number: int
     #: Each seat's hand as dealt (empty for a seat sitting out).
-    hands: tuple[tuple[Card, ...], ...] = attrs.field(eq=False, repr=False)
+    hands: tuple[tuple[Card, ...], ...] = attr.ib(eq=False, repr=False)
+
+    def __init__(
+        self,
+        deck: tuple[Card, ...],
+        seed: int | None,
+        hand_number: int,
+        hands: tuple[tuple[Card, ...], ...],
+    ) -> None:
+        self.deck = deck  # type: ignore[misc]
+        self.seed = seed  # type: ignore[misc]
+        self.hand_number = hand_number  # type: ignore[misc]
+        self.hands = hands  # type: ignore[misc]
+        if type(self) is not Deal:  # interpreted: sealed (see brisca.game.values)
+            self.__class__ = Deal
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Deal, (self.deck, self.seed, self.hand_number, self.hands))
+
+
+def build_deal(
+    deck: tuple[Card, ...], seed: int | None, hand_number: int, hands: tuple[tuple[Card, ...], ...]
+) -> Deal:
+    """A `Deal`, as the engine builds it (see `brisca.game.values`)."""
+    return Deal(deck, seed, hand_number, hands)
+
+
+build_deal = frozen(Deal, build_deal)
 
 
 @attrs.frozen
@@ -438,8 +457,16 @@ class Ledger:
     cantes: tuple[Cante, ...] = ()
 
 
-@attrs.frozen
-class State(_StateSlots):
+@attr.s(
+    auto_attribs=True,
+    auto_detect=True,
+    frozen=True,
+    slots=True,
+    init=False,
+    order=False,
+    weakref_slot=False,
+)
+class State:
     """The whole truth of a hand at one moment, hidden cards included.
 
     Never build one directly: use :func:`brisca.new_game`, :func:`brisca.apply`
@@ -469,16 +496,40 @@ class State(_StateSlots):
     #: Whether the hand has ended: every card played, a black hand won it, or everyone
     #: passed. It is ``to_act is None``, kept as an attribute because every game loop
     #: asks it every turn.
-    is_over: bool = attrs.field(
-        init=False,
-        eq=False,
-        repr=False,
-        default=attrs.Factory(lambda self: self.to_act is None, takes_self=True),
-    )
+    is_over: bool = attr.ib(init=False, eq=False, repr=False)
     #: The actions taken since the deal as nested pairs, ``(earlier trail, last action)``,
     #: or ``()`` at the deal: a step adds one pair instead of copying a tuple. Read
     #: `history` for the flat tuple.
-    trail: Trail = attrs.field(repr=False, eq=_trail_key)
+    trail: Trail = attr.ib(repr=False, eq=_trail_key)
+
+    def __init__(
+        self,
+        seating: Seating,
+        deal: Deal,
+        trump: Suit | None,
+        trump_card: Card | None,
+        hands: tuple[tuple[Card, ...], ...],
+        stock: tuple[Card, ...],
+        trick: tuple[Played, ...],
+        tricks: tuple[Trick, ...],
+        to_act: Seat | None,
+        ledger: Ledger,
+        trail: Trail,
+    ) -> None:
+        self.seating = seating  # type: ignore[misc]
+        self.deal = deal  # type: ignore[misc]
+        self.trump = trump  # type: ignore[misc]
+        self.trump_card = trump_card  # type: ignore[misc]
+        self.hands = hands  # type: ignore[misc]
+        self.stock = stock  # type: ignore[misc]
+        self.trick = trick  # type: ignore[misc]
+        self.tricks = tricks  # type: ignore[misc]
+        self.to_act = to_act  # type: ignore[misc]
+        self.ledger = ledger  # type: ignore[misc]
+        self.is_over = to_act is None  # type: ignore[misc]
+        self.trail = trail  # type: ignore[misc]
+        if type(self) is not State:  # interpreted: sealed (see brisca.game.values)
+            self.__class__ = State
 
     # Each reader turns what a hand-edited field makes Python raise into a StateError
     # (`as_brisca_error`); a `try` costs nothing until it catches.
@@ -491,19 +542,20 @@ class State(_StateSlots):
         except BARE_ERRORS as error:
             raise as_brisca_error("the state", error) from None
 
-    def __getstate__(self) -> dict[str, Any]:
-        """The fields by name, as attrs pickles them, once the trail is known to be no
-        longer than a hand: nested deeper, a hand-built one would pass pickle's recursion
-        limit (or hold itself)."""
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Rebuilt from its fields, once the trail is known to be no longer than a hand:
+        nested deeper, a hand-built one would pass pickle's recursion limit (or hold
+        itself)."""
         try:
             _unwound(self.trail)
         except BriscaError:  # too long: refused
             raise
         except BARE_ERRORS:  # no chain of pairs: pickled as it is
             pass
-        return {name: getattr(self, name) for name in _STATE_FIELDS}
+        return (State, tuple(getattr(self, f.name) for f in attrs.fields(State) if f.init))
 
     def __setstate__(self, fields: dict[str, Any]) -> None:
+        # What a State pickled by release 0.1 holds: its fields by name.
         for name, value in fields.items():
             object.__setattr__(self, name, value)
 
@@ -635,100 +687,39 @@ def _count(number: int, thing: str) -> str:
     return f"{number} {thing}" if number == 1 else f"{number} {thing}s"
 
 
-if TYPE_CHECKING:  # they take the same arguments as the classes' own __init__
-    build_state = State
-    build_trick = Trick
-    build_deal = Deal
-else:
-    build_state = _StateSlots
-    build_trick = _TrickSlots
-    build_deal = _DealSlots
-
-
-class _ObservationSlots:
-    """The slots of :class:`Observation`, with a plain constructor: see `_StateSlots`.
-
-    Bots and learning environments observe at every decision, and the frozen
-    keyword ``__init__`` of twenty-two fields cost more than the move itself.
-    `extra` holds what the rules' variants add (swaps, signals, an auction...); the
-    other fields keep their defaults.
-    """
-
-    __slots__ = (
-        "__weakref__",
-        "bids",
-        "black_hand",
-        "cantes",
-        "contract",
-        "dealer",
-        "hand",
-        "hand_number",
-        "hand_sizes",
-        "partner_hands",
-        "rules",
-        "seat",
-        "sides",
-        "signals",
-        "stock_size",
-        "swaps",
-        "to_act",
-        "trick",
-        "tricks",
-        "trump",
-        "trump_card",
-        "trump_card_drawn",
-        "voids",
+def build_state(
+    seating: Seating,
+    deal: Deal,
+    trump: Suit | None,
+    trump_card: Card | None,
+    hands: tuple[tuple[Card, ...], ...],
+    stock: tuple[Card, ...],
+    trick: tuple[Played, ...],
+    tricks: tuple[Trick, ...],
+    to_act: Seat | None,
+    ledger: Ledger,
+    trail: Trail,
+) -> State:
+    """A `State`, as the engine builds it (see `brisca.game.values`)."""
+    return State(
+        seating, deal, trump, trump_card, hands, stock, trick, tricks, to_act, ledger, trail
     )
 
-    def __init__(
-        self,
-        seat: Seat,
-        rules: Rules,
-        dealer: Seat,
-        hand_number: int,
-        sides: tuple[tuple[Seat, ...], ...],
-        trump: Suit | None,
-        trump_card: Card | None,
-        hand: tuple[Card, ...],
-        hand_sizes: tuple[int, ...],
-        stock_size: int,
-        trick: tuple[Played, ...],
-        tricks: tuple[Trick, ...],
-        to_act: Seat | None,
-        partner_hands: tuple[tuple[Seat, tuple[Card, ...]], ...],
-        trump_card_drawn: tuple[Seat, Card] | None,
-        voids: tuple[frozenset[Suit], ...],
-        extra: dict[str, Any],
-    ) -> None:
-        self.seat = seat
-        self.rules = rules
-        self.dealer = dealer
-        self.hand_number = hand_number
-        self.sides = sides
-        self.trump = trump
-        self.trump_card = trump_card
-        self.hand = hand
-        self.hand_sizes = hand_sizes
-        self.stock_size = stock_size
-        self.trick = trick
-        self.tricks = tricks
-        self.to_act = to_act
-        self.partner_hands = partner_hands
-        self.trump_card_drawn = trump_card_drawn
-        self.voids = voids
-        # The other fields' defaults, written out: a loop of setattr over them cost a
-        # sixth of `observe` (tests/test_state.py holds them to the class's defaults).
-        empty: Any = ()  # typed by the class's fields, not by these defaults
-        nothing: Any = None
-        self.swaps = self.signals = self.bids = self.cantes = empty
-        self.black_hand = self.contract = nothing
-        for name, value in extra.items():
-            setattr(self, name, value)
-        self.__class__ = Observation
+
+build_state = frozen(State, build_state)
 
 
-@attrs.frozen(kw_only=True)
-class Observation(_ObservationSlots):
+@attr.s(
+    auto_attribs=True,
+    auto_detect=True,
+    frozen=True,
+    slots=True,
+    init=False,
+    order=False,
+    weakref_slot=False,
+    kw_only=True,
+)
+class Observation:
     """What one seat may know of a hand. Equal exactly when that knowledge is equal.
 
     The engine builds it by keyword: the core fields, then what each variant the
@@ -778,6 +769,60 @@ class Observation(_ObservationSlots):
     #: The cantes sung, all public.
     cantes: tuple[Cante, ...] = ()
 
+    def __init__(
+        self,
+        *,
+        seat: Seat,
+        rules: Rules,
+        dealer: Seat,
+        hand_number: int = 0,
+        sides: tuple[tuple[Seat, ...], ...],
+        trump: Suit | None,
+        trump_card: Card | None,
+        hand: tuple[Card, ...],
+        hand_sizes: tuple[int, ...],
+        stock_size: int,
+        trick: tuple[Played, ...],
+        tricks: tuple[Trick, ...],
+        to_act: Seat | None,
+        swaps: tuple[SwapRecord, ...] = (),
+        signals: tuple[SignalRecord, ...] = (),
+        partner_hands: tuple[tuple[Seat, tuple[Card, ...]], ...] = (),
+        trump_card_drawn: tuple[Seat, Card] | None = None,
+        black_hand: Seat | None = None,
+        voids: tuple[frozenset[Suit], ...] = (),
+        bids: tuple[BidRecord, ...] = (),
+        contract: Contract | None = None,
+        cantes: tuple[Cante, ...] = (),
+    ) -> None:
+        self.seat = seat  # type: ignore[misc]
+        self.rules = rules  # type: ignore[misc]
+        self.dealer = dealer  # type: ignore[misc]
+        self.hand_number = hand_number  # type: ignore[misc]
+        self.sides = sides  # type: ignore[misc]
+        self.trump = trump  # type: ignore[misc]
+        self.trump_card = trump_card  # type: ignore[misc]
+        self.hand = hand  # type: ignore[misc]
+        self.hand_sizes = hand_sizes  # type: ignore[misc]
+        self.stock_size = stock_size  # type: ignore[misc]
+        self.trick = trick  # type: ignore[misc]
+        self.tricks = tricks  # type: ignore[misc]
+        self.to_act = to_act  # type: ignore[misc]
+        self.swaps = swaps  # type: ignore[misc]
+        self.signals = signals  # type: ignore[misc]
+        self.partner_hands = partner_hands  # type: ignore[misc]
+        self.trump_card_drawn = trump_card_drawn  # type: ignore[misc]
+        self.black_hand = black_hand  # type: ignore[misc]
+        self.voids = voids  # type: ignore[misc]
+        self.bids = bids  # type: ignore[misc]
+        self.contract = contract  # type: ignore[misc]
+        self.cantes = cantes  # type: ignore[misc]
+        if type(self) is not Observation:  # interpreted: sealed (see brisca.game.values)
+            self.__class__ = Observation
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_observation, ({f.name: getattr(self, f.name) for f in attrs.fields(Observation)},))
+
     @property
     def side_points(self) -> tuple[int, ...]:
         """The card points each side has captured, as every player may count them."""
@@ -802,13 +847,58 @@ class Observation(_ObservationSlots):
         return tuple(totals)
 
 
-if TYPE_CHECKING:
+def _observation(fields: dict[str, Any]) -> Observation:
+    """An `Observation` from its fields by name: what a pickled one holds."""
+    return Observation(**fields)
 
-    def build_observation(*fields: Any) -> Observation: ...
-    def build_result(*fields: Any) -> HandResult: ...
-else:
-    # An Observation from its core fields and what the variants add.
-    build_observation = _ObservationSlots
+
+def build_observation(
+    seat: Seat,
+    rules: Rules,
+    dealer: Seat,
+    hand_number: int,
+    sides: tuple[tuple[Seat, ...], ...],
+    trump: Suit | None,
+    trump_card: Card | None,
+    hand: tuple[Card, ...],
+    hand_sizes: tuple[int, ...],
+    stock_size: int,
+    trick: tuple[Played, ...],
+    tricks: tuple[Trick, ...],
+    to_act: Seat | None,
+    partner_hands: tuple[tuple[Seat, tuple[Card, ...]], ...],
+    trump_card_drawn: tuple[Seat, Card] | None,
+    voids: tuple[frozenset[Suit], ...],
+    extra: dict[str, Any],
+) -> Observation:
+    """An `Observation` from its core fields and what the rules' variants add to it (which
+    may replace a core field's value, such as arrastre's `voids`)."""
+    fields: dict[str, Any] = {
+        "seat": seat,
+        "rules": rules,
+        "dealer": dealer,
+        "hand_number": hand_number,
+        "sides": sides,
+        "trump": trump,
+        "trump_card": trump_card,
+        "hand": hand,
+        "hand_sizes": hand_sizes,
+        "stock_size": stock_size,
+        "trick": trick,
+        "tricks": tricks,
+        "to_act": to_act,
+        "partner_hands": partner_hands,
+        "trump_card_drawn": trump_card_drawn,
+        "voids": voids,
+    }
+    if extra:
+        fields.update(extra)
+    return _build_observation(**fields)
+
+
+# Bots and learning environments observe at every decision, and the frozen keyword
+# ``__init__`` of twenty-two fields had cost more than the move itself.
+_build_observation = frozen(Observation, Observation)
 
 
 class Termination(enum.Enum):
@@ -847,49 +937,19 @@ class ContractResult:
     seat_scores: tuple[int, ...]
 
 
-class _HandResultSlots:
-    """The slots of :class:`HandResult`, with a plain constructor: see `_StateSlots`.
-    Every playout ends with a result, and the frozen keyword ``__init__`` was a
-    tenth of what a finished hand's `step` costs."""
-
-    __slots__ = (
-        "__weakref__",
-        "details",
-        "last_trick",
-        "points",
-        "replay",
-        "sides",
-        "termination",
-        "tied",
-        "winner",
-    )
-
-    def __init__(
-        self,
-        termination: Termination,
-        sides: tuple[tuple[Seat, ...], ...],
-        points: tuple[int, ...],
-        winner: int | None,
-        tied: tuple[int, ...],
-        replay: bool,
-        last_trick: int | None,
-        details: BlackHandWin | ContractResult | None,
-    ) -> None:
-        self.termination = termination
-        self.sides = sides
-        self.points = points
-        self.winner = winner
-        self.tied = tied
-        self.replay = replay
-        self.last_trick = last_trick
-        self.details = details
-        self.__class__ = HandResult
-
-
-@attrs.frozen(kw_only=True)
-class HandResult(_HandResultSlots):
+@attr.s(
+    auto_attribs=True,
+    auto_detect=True,
+    frozen=True,
+    slots=True,
+    init=False,
+    order=False,
+    weakref_slot=False,
+    kw_only=True,
+)
+class HandResult:
     """How a finished hand came out: how it ended, the points and the winner, and
-    what the variant that ended it adds (`details`). Built by keyword."""
+    what the variant that ended it adds (`details`)."""
 
     #: How the hand ended.
     termination: Termination
@@ -908,6 +968,31 @@ class HandResult(_HandResultSlots):
     #: What a black hand or a contract adds, else ``None``.
     details: BlackHandWin | ContractResult | None = None
 
+    def __init__(
+        self,
+        termination: Termination,
+        sides: tuple[tuple[Seat, ...], ...],
+        points: tuple[int, ...],
+        winner: int | None,
+        tied: tuple[int, ...] = (),
+        replay: bool = False,
+        last_trick: int | None = None,
+        details: BlackHandWin | ContractResult | None = None,
+    ) -> None:
+        self.termination = termination  # type: ignore[misc]
+        self.sides = sides  # type: ignore[misc]
+        self.points = points  # type: ignore[misc]
+        self.winner = winner  # type: ignore[misc]
+        self.tied = tied  # type: ignore[misc]
+        self.replay = replay  # type: ignore[misc]
+        self.last_trick = last_trick  # type: ignore[misc]
+        self.details = details  # type: ignore[misc]
+        if type(self) is not HandResult:  # interpreted: sealed (see brisca.game.values)
+            self.__class__ = HandResult
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (HandResult, tuple(getattr(self, f.name) for f in attrs.fields(HandResult)))
+
     @property
     def void(self) -> bool:
         """Whether the hand ended without play (everyone passed in an auction)."""
@@ -919,6 +1004,20 @@ class HandResult(_HandResultSlots):
         return self.details.seat if isinstance(self.details, BlackHandWin) else None
 
 
-if not TYPE_CHECKING:
-    # A HandResult from its eight fields in order (`_HandResultSlots`).
-    build_result = _HandResultSlots
+def build_result(
+    termination: Termination,
+    sides: tuple[tuple[Seat, ...], ...],
+    points: tuple[int, ...],
+    winner: int | None,
+    tied: tuple[int, ...],
+    replay: bool,
+    last_trick: int | None,
+    details: BlackHandWin | ContractResult | None,
+) -> HandResult:
+    """A `HandResult`, as the engine builds it (see `brisca.game.values`): every playout
+    ends with one, and the frozen keyword ``__init__`` had cost a tenth of what a
+    finished hand's `step` costs."""
+    return HandResult(termination, sides, points, winner, tied, replay, last_trick, details)
+
+
+build_result = frozen(HandResult, build_result)

@@ -130,7 +130,7 @@ def _observe(state: State, seat: Seat) -> dict[str, Any]:
     return {"voids": known_voids(state)}
 
 
-VARIANT = Variant(
+VARIANT: Variant = Variant(
     "arrastre",
     lambda rules: rules.play_obligation is not _FREE,
     playable=playable,

@@ -328,7 +328,7 @@ def result(state: State, points: tuple[int, ...], last: int | None) -> HandResul
     )
 
 
-VARIANT = Variant(
+VARIANT: Variant = Variant(
     "auction",
     lambda rules: rules.has_auction,
     actions=_CALLS,

@@ -105,7 +105,7 @@ def _possible(action: Action, rules: Rules) -> bool:
 
 _CLAIM = ClaimBlackHand()
 
-VARIANT = Variant(
+VARIANT: Variant = Variant(
     "black_hand",
     lambda rules: rules.black_hand is not _OFF,
     actions=(ClaimBlackHand,),

@@ -100,7 +100,7 @@ def _possible(action: Action, rules: Rules) -> bool:
 
 _SINGS = tuple(Sing(s) for s in Suit)
 
-VARIANT = Variant(
+VARIANT: Variant = Variant(
     "cantes",
     lambda rules: rules.cantes,
     actions=(Sing,),

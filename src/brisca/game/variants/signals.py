@@ -129,7 +129,7 @@ def _possible(action: Action, rules: Rules) -> bool:
     return isinstance(action, Signal) and rules.signals is not _OFF and action.name in vocabulary
 
 
-VARIANT = Variant(
+VARIANT: Variant = Variant(
     "signals",
     lambda rules: rules.signals is not _OFF,
     actions=(Signal,),

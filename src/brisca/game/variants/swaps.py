@@ -158,7 +158,7 @@ def _possible(action: Action, rules: Rules) -> bool:
     return isinstance(action, Swap) and rules.swap_enabled and action.card in rules.cards
 
 
-VARIANT = Variant(
+VARIANT: Variant = Variant(
     "swaps",
     lambda rules: rules.swap_enabled,
     actions=(Swap,),

@@ -1,0 +1,102 @@
+"""Frozen attrs values that build fast, whether the library runs interpreted or compiled.
+
+A hand makes a new `State` at every step, a `Trick` at every trick and a result at its
+end, so how such a value is built is much of what a step costs. Each of these values is
+a plain class with a hand-written ``__init__`` that stores its fields, made an attrs
+class in place by :func:`frozen`: attrs gives it ``attrs.fields``, ``attrs.evolve``,
+equality, hashing, a repr and a ``__setattr__`` that refuses every change.
+
+Why not ``@attrs.frozen``: its keyword ``__init__`` stores each field through
+``object.__setattr__``, which cost more than the rest of a step; and compiled with
+mypyc (the library's optional compiled build), a class under a decorator mypyc does not
+know is not a native class, so compiled code would read its fields by name where it
+reads a native class's from the object's own struct.
+
+Interpreted, the class's frozen ``__setattr__`` refuses its own ``__init__``'s stores
+too, so :func:`frozen` makes a builder: a subclass that stores plainly, whose instance
+the ``__init__`` turns into the class itself on its last line::
+
+    if type(self) is not Trick:  # interpreted: built by the builder, sealed here
+        self.__class__ = Trick
+
+and the class's own ``__init__`` (``Trick(...)``, ``attrs.evolve``, pickling) builds
+through it. Compiled, ``__init__`` stores into the native struct directly, unseen by
+the frozen ``__setattr__``. The engine builds each value through a module function,
+``build_trick(...)``, which returns ``Trick(...)``: compiled code calls it natively,
+and interpreted, :func:`frozen` puts the builder in its place.
+"""
+
+from __future__ import annotations
+
+import types
+from collections.abc import Callable
+from typing import Any, TypeVar, cast
+
+import attr
+
+__all__ = ["COMPILED", "frozen"]
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _compiled() -> bool:
+    """Whether this module runs compiled: a compiled function is no Python function."""
+    return not isinstance(_compiled, types.FunctionType)
+
+
+#: Whether the library's core runs compiled (mypyc), or as plain Python.
+COMPILED = _compiled()
+
+
+def frozen(cls: type[Any], build: F) -> F:
+    """Finish `cls`, a class under ``@attr.s(frozen=True, slots=True, init=False)`` with a
+    hand-written ``__init__`` (see the module's docs); return what builds it.
+
+    `build` is a function of the same arguments that returns ``cls(...)``: compiled, the
+    library calls it natively, so it is returned as it is; interpreted, the builder is
+    returned in its place, one call fewer.
+    """
+    init = cls.__dict__["__init__"]
+    if not isinstance(init, types.FunctionType):
+        # Compiled: mypyc keeps of the slotted class attrs made only its fields, so attrs
+        # makes the rest (equality, hashing, the repr, the frozen __setattr__) again, in
+        # place on the native class, whose __init__ stores into the struct unseen by them.
+        again = {a.name: _again(a) for a in attr.fields(cls)}
+        attr.s(these=again, auto_detect=True, frozen=True, init=False, order=False)(cls)
+        return build
+    # Interpreted: a subclass that stores plainly (under both names of the setattr slot,
+    # or Python would send every store through the frozen one), with the same slots.
+    builder = type(
+        cls.__name__,
+        (cls,),
+        {
+            "__slots__": (),
+            "__setattr__": object.__setattr__,
+            "__delattr__": object.__delattr__,
+            "__init__": init,
+            "__module__": cls.__module__,
+            "__qualname__": cls.__qualname__,
+        },
+    )
+
+    def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
+        object.__setattr__(self, "__class__", builder)
+        init(self, *args, **kwargs)
+
+    __init__.__doc__ = init.__doc__
+    cls.__init__ = __init__
+    return cast(F, builder)
+
+
+def _again(a: attr.Attribute[Any]) -> Any:
+    """``attr.ib(...)`` of the options field `a` was made with."""
+    return attr.ib(
+        default=a.default,
+        repr=a.repr,
+        eq=getattr(a, "eq_key", None) or a.eq,  # a key function, where one was given
+        order=getattr(a, "order_key", None) or a.order,
+        hash=a.hash,
+        init=a.init,
+        kw_only=a.kw_only,
+        alias=a.alias,
+    )
