@@ -7,9 +7,14 @@ import random
 import subprocess
 import sys
 from collections.abc import Callable, Iterable, Sequence
+from typing import Any, TypeVar
+
+import attrs
 
 import brisca
 from brisca import Card, Rules, State
+
+T = TypeVar("T")
 
 
 def stacked(
@@ -143,3 +148,21 @@ def played(name: str, moves: int, seed: int = 3) -> State:
             break
         state = brisca.apply(state, rng.choice(brisca.legal_actions(state)))
     return state
+
+
+def forge(value: T, **changes: Any) -> T | None:
+    """``attrs.evolve(value, **changes)``: a value no game makes, or ``None`` when the value
+    does not take the forgery as given. The compiled build checks a field's type as it
+    stores it, so it refuses a field of the wrong type with a `StateError` at once (the
+    pure-Python build refuses it where it is read), and it stores a bool given for an int
+    field as that int."""
+    try:
+        made = attrs.evolve(value, **changes)
+    except brisca.StateError as error:
+        assert "cannot hold that" in str(error), error
+        return None
+    for name, given in changes.items():
+        held = getattr(made, name)
+        if type(held) is not type(given) or (held is not given and held != given):
+            return None
+    return made

@@ -9,6 +9,7 @@ from typing import Any
 
 import attrs
 import pytest
+from helpers import forge
 
 import brisca
 from brisca.formats import records
@@ -52,7 +53,9 @@ def test_a_hand_built_states_odd_values_do_not_come_back_in_another_games_events
     not be handed to the next genuine game."""
     state, action = _played_to_the_last_move("spanish-2p", 4)
     trick = state.tricks[0]
-    forged = attrs.evolve(trick, points=trick.points + 0.0)
+    forged = forge(trick, points=trick.points + 0.0)
+    if forged is None:  # the compiled build refuses points that are no int at once
+        return
     step(attrs.evolve(state, tricks=(forged, *state.tricks[1:])), action)
     ended = step(state, action)[1][-1]
     assert type(ended) is HandEnded
@@ -142,7 +145,10 @@ def test_a_hand_built_match_hand_is_written_as_it_is_now() -> None:
     view = brisca.observe(match, 0)
     hand = view.hands[0]
     points = list(hand.result.points)
-    edited = attrs.evolve(hand, result=attrs.evolve(hand.result, points=points))
+    result = forge(hand.result, points=points)
+    if result is None:  # the compiled build refuses a list of points at once
+        return
+    edited = attrs.evolve(hand, result=result)
     forged = attrs.evolve(view, hands=(edited, *view.hands[1:]))
     assert observation_to_dict(forged)["hands"][0]["result"]["points"] == points
     points[0] += 1000

@@ -20,7 +20,7 @@ from typing import Any
 
 import attrs
 import pytest
-from helpers import JUNK, played
+from helpers import JUNK, forge, played
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -138,7 +138,8 @@ def test_the_error_names_the_state_and_the_python_error_only() -> None:
     forged = attrs.evolve(state, to_act=7)
     with pytest.raises(brisca.StateError, match=r"^the state is inconsistent \(IndexError\)$"):
         brisca.legal_actions(forged)
-    with pytest.raises(brisca.StateError, match=r"inconsistent \(TypeError\)"):
+    # The compiled build refuses the float as it is stored, naming the types alone.
+    with pytest.raises(brisca.StateError, match=r"inconsistent \(TypeError\)|cannot hold that"):
         floated = attrs.evolve(state, to_act=1.0)  # type: ignore[arg-type]
         brisca.apply(floated, brisca.legal_actions(state)[0])
 
@@ -171,7 +172,9 @@ def test_the_heuristic_bot_ends_on_a_view_whose_seats_never_come_round(
     from brisca.agents.bots import HeuristicBot
 
     state = played(name, 1)
-    view = attrs.evolve(brisca.observe(state, 1), **change)
+    view = forge(brisca.observe(state, 1), **change)
+    if view is None:  # the compiled build refuses it as it is stored
+        return
     outcome: list[object] = []
 
     def choose() -> None:
@@ -240,8 +243,9 @@ OBSERVATION_FIELDS = tuple(f.name for f in attrs.fields(brisca.Observation))
 def test_junk_in_any_field_of_a_view_is_a_brisca_error_to_its_points(field: str) -> None:
     view = brisca.observe(played("spanish-4p", 9), 0)
     for value in JUNK:
-        change: dict[str, Any] = {field: value}
-        forged = attrs.evolve(view, **change)
+        forged = forge(view, **{field: value})
+        if forged is None:  # the compiled build refuses it as it is stored
+            continue
         try:
             points = forged.side_points
         except brisca.BriscaError:
@@ -324,7 +328,10 @@ def test_a_trail_longer_than_any_hand_is_refused_by_every_reader_of_it(kind: str
         "one past a hand": lambda: _nested(MAX_DEAL_ACTIONS + 1),
         "holds itself": lambda: loop,
     }[kind]()
-    forged = attrs.evolve(state, trail=trail)
+    forged = forge(state, trail=trail)
+    if forged is None:  # the compiled build refuses a list as it is stored
+        assert kind == "holds itself"
+        return
     others = _entry_points(brisca.legal_actions(state)[0])
     readers: dict[str, Callable[[brisca.State], object]] = {
         "hash": hash,
@@ -359,6 +366,10 @@ def test_a_trail_as_long_as_a_hand_still_reads_copies_and_compares() -> None:
 def test_a_state_pickled_with_its_trail_nested_still_loads() -> None:
     """States pickled before the trail was written flat (a dict of the fields, the trail
     nested, as attrs pickles them) still load, equal to the state."""
+    from brisca.game.values import COMPILED
+
+    if COMPILED:
+        pytest.skip("the compiled build reads no State pickled by release 0.1 (see CHANGELOG)")
     state = played("spanish-4p", 6)
     fields = {f.name: getattr(state, f.name) for f in attrs.fields(brisca.State)}
     old = object.__new__(brisca.State)

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 
 import attrs
 import pytest
-from helpers import play, stacked
+from helpers import forge, play, stacked
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from invariants import check_invariants, play_random_game
@@ -402,7 +402,9 @@ def test_nonsense_observations_fail_as_brisca_errors(
     states = list(random_states(brisca.preset(name), pick, rng))
     state = states[rng.randrange(len(states))]
     view = brisca.observe(state, rng.randrange(state.rules.num_players))
-    bad = attrs.evolve(view, **{field: value})
+    bad = forge(view, **{field: value})
+    if bad is None:  # the compiled build refuses a field of the wrong type at once
+        return
     import brisca.agents.sampling as sampling
 
     limit, sampling.MAX_ATTEMPTS = sampling.MAX_ATTEMPTS, 50  # keep refusals quick

@@ -83,6 +83,15 @@ __all__ = [
 MAX_HAND_NUMBER = 2**31 - 1
 
 
+@overload
+def new_game(
+    rules: Rules | str | None = None,
+    *,
+    seed: int | None = None,
+    dealer: int | None = None,
+    hand_number: int = 0,
+) -> State: ...
+@overload
 def new_game(
     rules: Rules | str | None = None,
     *,
@@ -90,6 +99,16 @@ def new_game(
     deck: Iterable[Card | str] | None = None,
     dealer: int | None = None,
     hand_number: int = 0,
+) -> State: ...
+# The public functions take `object` and check what they are given themselves: compiled,
+# a typed parameter would refuse a wrong value with a bare TypeError.
+def new_game(
+    rules: object = None,
+    *,
+    seed: object = None,
+    deck: object = None,
+    dealer: object = None,
+    hand_number: object = 0,
 ) -> State:
     """Shuffle and deal a hand.
 
@@ -113,30 +132,29 @@ def new_game(
         RulesError: `rules` is neither a `Rules` nor a preset's name.
         StateError: a bad seed, deck, dealer or hand number.
     """
-    rules = checked_rules(rules)
-    n = rules.num_players
-    if dealer is None:
-        dealer = n - 1
-    checked_int(dealer, "dealer", 0, n - 1)
-    checked_int(hand_number, "hand_number", 0, MAX_HAND_NUMBER)
-    table = seating_for(rules, dealer, None, None, _plan(rules))
+    checked = checked_rules(rules)
+    n = checked.num_players
+    seat = n - 1 if dealer is None else checked_int(dealer, "dealer", 0, n - 1)
+    number = checked_int(hand_number, "hand_number", 0, MAX_HAND_NUMBER)
+    table = seating_for(checked, seat, None, None, _plan(checked))
     pack = table.pack
+    shuffled: int | None = None
     if deck is not None:
         if seed is not None:
             raise StateError("give a seed or a deck, not both")
         order = checked_deck(deck, pack)
     else:
-        seed = checked_seed(seed)
-        order = Generator(seed).shuffle(pack)
+        shuffled = checked_seed(seed)
+        order = Generator(shuffled).shuffle(pack)
         layout = table.layout
         dealt = len(pack) - len(layout.stock) - (layout.turned is not None)
-        bottom = rules.trump_card_position is _BOTTOM_OF_DECK
+        bottom = checked.trump_card_position is _BOTTOM_OF_DECK
         if layout.turned is not None and bottom:
             order = order[:dealt] + order[-1:] + order[dealt:-1]
         elif layout.turned is None and not bottom and dealt < len(order):
             # SPEC §2.1 [P]: the card that would be turned stays face down, last in the stock.
             order = order[:dealt] + order[dealt + 1 :] + order[dealt : dealt + 1]
-    return _deal(table, seed, order, hand_number)
+    return _deal(table, shuffled, order, number)
 
 
 _BOTTOM_OF_DECK = TrumpCardPosition.BOTTOM_OF_DECK  # a module constant: see _OVER_60
@@ -229,16 +247,16 @@ _NO_RECORDS = Ledger()
 _BY_ROTATION = TrumpSelection.SUIT_ROTATION
 
 
-def deal_layout(rules: Rules, dealer: int) -> DealLayout:
-    """Where each position of a ``new_game(deck=...)`` order goes for `rules` and `dealer`.
+def deal_layout(rules: object, dealer: object) -> DealLayout:
+    """Where each position of a ``new_game(deck=...)`` order goes for `rules` (a `Rules`
+    or a preset's name) and `dealer`.
 
     Raises:
         RulesError: `rules` is not a `Rules`.
         StateError: `dealer` is not a seat.
     """
-    rules = checked_rules(rules)
-    checked_int(dealer, "dealer", 0, rules.num_players - 1)
-    return seating_for(rules, dealer).layout
+    checked = checked_rules(rules)
+    return seating_for(checked, checked_int(dealer, "dealer", 0, checked.num_players - 1)).layout
 
 
 # One Play per card: legal_actions hands these out instead of building new ones (a
@@ -374,7 +392,12 @@ def _playable(value: object) -> Playable[Any, Any]:
     raise StateError(f"expected a brisca.State or brisca.Match, got {type(value).__name__}")
 
 
-def refusal(state: State, action: object) -> str | None:
+def _theirs(value: object) -> Any:
+    """An argument passed on to a `Playable`'s method, which checks it itself."""
+    return value
+
+
+def refusal(state: object, action: object) -> str | None:
     """Why `action` is illegal in `state`, or ``None`` when it is legal: the one rule check.
 
     `is_legal`, `apply` and `step` decide through it. `action` may be notation text
@@ -453,7 +476,7 @@ def _before_trump(state: State, seat: int, action: object, plan: _Plan) -> str:
 _MALFORMED = "a malformed action: build actions with their constructors or parse_action"
 
 
-def legal_actions(state: State | Playable[Any, Any]) -> tuple[Action, ...]:
+def legal_actions(state: object) -> tuple[Action, ...]:
     """Every legal action of the seat to act, in a fixed order; ``()`` once it is over.
 
     Works on a hand's `State` and on a whole `Match` alike.
@@ -493,7 +516,7 @@ def _offers(variants: tuple[Variant, ...], state: State, seat: int) -> tuple[Act
     return found
 
 
-def is_legal(state: State | Playable[Any, Any], action: Action | str) -> bool:
+def is_legal(state: object, action: object) -> bool:
     """Whether `action` is legal in `state` (a hand or a match); never raises for a bad action.
 
     `action` may be an action or its notation (``"11C"``), as read by
@@ -503,7 +526,7 @@ def is_legal(state: State | Playable[Any, Any], action: Action | str) -> bool:
         StateError: `state` is neither a State nor a Match.
     """
     if type(state) is not State:
-        return _playable(state).is_legal(action)
+        return _playable(state).is_legal(_theirs(action))
     try:
         plan = _plan_of(state.seating)
         if _refusal(state, action, plan) is None:
@@ -522,7 +545,7 @@ def is_legal(state: State | Playable[Any, Any], action: Action | str) -> bool:
 def apply(state: State, action: Action | str) -> State: ...
 @overload
 def apply(state: P, action: Action | str) -> P: ...
-def apply(state: State | P, action: Action | str) -> State | P:
+def apply(state: object, action: object) -> Any:
     """The state after `action` (an action, or its notation such as ``"11C"``); `state`
     itself never changes.
 
@@ -537,7 +560,7 @@ def apply(state: State | P, action: Action | str) -> State | P:
         IllegalActionError: the action is not legal; the message says why.
     """
     if type(state) is not State:
-        return cast(P, _playable(state).apply(action))
+        return _playable(state).apply(_theirs(action))
     try:
         # `step` without the events, written out: this is the hot path of every playout.
         plan: _Plan = state.seating.plan or _plan(state.seating.rules)  # hand-built: no plan
@@ -557,7 +580,7 @@ def apply(state: State | P, action: Action | str) -> State | P:
 def step(state: State, action: Action | str) -> tuple[State, tuple[Event, ...]]: ...
 @overload
 def step(state: P, action: Action | str) -> tuple[P, tuple[Event, ...]]: ...
-def step(state: State | P, action: Action | str) -> tuple[State | P, tuple[Event, ...]]:
+def step(state: object, action: object) -> tuple[Any, tuple[Event, ...]]:
     """Apply `action` (an action, or its notation) and report what it did:
     ``(new state, events)``.
 
@@ -571,7 +594,7 @@ def step(state: State | P, action: Action | str) -> tuple[State | P, tuple[Event
         StateError: `state` is neither a State nor a Match.
     """
     if type(state) is not State:
-        return cast(tuple[P, tuple[Event, ...]], _playable(state).step(action))
+        return _playable(state).step(_theirs(action))
     try:
         table = state.seating
         plan: _Plan = table.plan or _plan(table.rules)  # hand-built: no plan
@@ -782,7 +805,7 @@ _PLAYED_OUT = Termination.PLAYED_OUT
 def result(state: State) -> HandResult: ...
 @overload
 def result(state: Playable[Any, R]) -> R: ...
-def result(state: State | Playable[Any, R]) -> HandResult | R:
+def result(state: object) -> Any:
     """The outcome of a finished hand, by the rules' `hand_win_rule` and `tie_rule`,
     or of a finished match.
 
@@ -790,7 +813,7 @@ def result(state: State | Playable[Any, R]) -> HandResult | R:
         StateError: it is not over, or is neither a State nor a Match.
     """
     if type(state) is not State:
-        return cast(R, _playable(state).result())
+        return _playable(state).result()
     try:
         if not state.is_over:
             raise StateError("the hand is not over yet: no result")
@@ -820,7 +843,7 @@ def result(state: State | Playable[Any, R]) -> HandResult | R:
 def observe(state: State, seat: int) -> Observation: ...
 @overload
 def observe(state: Playable[V, Any], seat: int) -> V: ...
-def observe(state: State | Playable[V, Any], seat: int) -> Observation | V:
+def observe(state: object, seat: object) -> Any:
     """What `seat` may know: its own hand and everything done in view.
 
     Hidden: the other hands, the stock's order and, under cubierta, the covered
@@ -831,33 +854,32 @@ def observe(state: State | Playable[V, Any], seat: int) -> Observation | V:
         StateError: `state` is neither a State nor a Match, or `seat` is not a seat of it.
     """
     if type(state) is not State:
-        return cast(V, _playable(state).observe(seat))
+        return _playable(state).observe(_theirs(seat))
     try:
         table = state.seating
         rules = table.rules
         n = rules.num_players
-        if type(seat) is not int or not 0 <= seat < n:
-            checked_int(seat, "seat", 0, n - 1)  # refuses it, with the reason
+        at = seat if type(seat) is int and 0 <= seat < n else checked_int(seat, "seat", 0, n - 1)
         public = rules.trump_visibility is _FACE_UP or trump_is_public(state)
         partner_hands: tuple[tuple[int, tuple[Card, ...]], ...] = ()
         if rules.partner_hand_visibility is _SHOW_AFTER_DEAL:
-            side = table.side_of[seat]
+            side = table.side_of[at]
             partners = table.sides[side] if side >= 0 else ()
-            partner_hands = tuple((p, state.deal.hands[p]) for p in partners if p != seat)
+            partner_hands = tuple((p, state.deal.hands[p]) for p in partners if p != at)
         plan = table.plan or _plan(rules)  # a hand-built table has none
         seen: dict[str, Any] = {}
         for contribution in plan.observe:
-            seen.update(contribution(state, seat))
+            seen.update(contribution(state, at))
         deal = state.deal
         return build_observation(
-            seat,
+            at,
             rules,
             state.dealer,
             deal.hand_number,
             table.sides,
             state.trump if public else None,
             state.trump_card if public else None,
-            state.hands[seat],
+            state.hands[at],
             tuple(map(len, state.hands)),
             len(state.stock),
             state.trick,
@@ -881,8 +903,14 @@ _SHOW_AFTER_DEAL = PartnerHandVisibility.SHOW_AFTER_DEAL
 _FACE_UP = TrumpVisibility.FACE_UP
 
 
-def trump_is_public(state: State) -> bool:
-    """Whether everyone knows the trump suit: always, save a still-covered cubierta card."""
+def trump_is_public(state: object) -> bool:
+    """Whether everyone knows the trump suit: always, save a still-covered cubierta card.
+
+    Raises:
+        StateError: `state` is not a State.
+    """
+    if type(state) is not State:
+        raise StateError(f"expected a brisca.State, got {type(state).__name__}")
     try:
         if state.seating.rules.trump_visibility is _FACE_UP or state.trump_card is None:
             return True

@@ -29,7 +29,7 @@ from __future__ import annotations
 import hashlib
 import math
 from collections.abc import Iterable, Iterator
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from brisca.game.errors import StateError, checked_int, describe
 
@@ -52,8 +52,8 @@ class Generator:
 
     __slots__ = ("_bits", "_block", "_buffer", "_prefix")
 
-    def __init__(self, seed: int) -> None:
-        checked_int(seed, "seed", 0, MAX_SEED)
+    def __init__(self, seed: object) -> None:
+        seed = checked_int(seed, "seed", 0, MAX_SEED)
         raw = seed.to_bytes((seed.bit_length() + 7) // 8, "big")
         self._prefix = _DOMAIN + len(raw).to_bytes(8, "big") + raw
         self._block = 0
@@ -71,29 +71,27 @@ class Generator:
         self._buffer &= (1 << self._bits) - 1
         return value
 
-    def __getstate__(self) -> tuple[bytes, int, int, int]:
-        # Its own, for pickle's protocols 0 and 1, which pickle no slots otherwise.
-        return self._prefix, self._block, self._buffer, self._bits
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Rebuilt by a function of this module, under every protocol: compiled, a
+        # Generator cannot be made without its __init__, as pickle's default would.
+        return _restored, (self._prefix, self._block, self._buffer, self._bits)
 
     def __setstate__(self, state: tuple[bytes, int, int, int]) -> None:
+        # What a Generator pickled by release 0.1 holds.
         self._prefix, self._block, self._buffer, self._bits = state
 
     def copy(self) -> Generator:
         """An independent generator at the same point of the same stream."""
-        twin = object.__new__(Generator)
-        twin._prefix, twin._block = self._prefix, self._block
-        twin._buffer, twin._bits = self._buffer, self._bits
-        return twin
+        return _restored(self._prefix, self._block, self._buffer, self._bits)
 
-    def below(self, n: int) -> int:
+    def below(self, n: object) -> int:
         """A uniform integer in ``0 .. n-1``; `n` must be positive.
 
         Raises:
             StateError: `n` is not a positive int.
         """
-        if type(n) is not int or n < 1:
-            checked_int(n, "below(n): n", 1)  # which refuses it, saying why
-        return self._below(n, *_draw_bounds(n))
+        bound = n if type(n) is int and n >= 1 else checked_int(n, "below(n): n", 1)
+        return self._below(bound, *_draw_bounds(bound))
 
     def _below(self, n: int, k: int, limit: int) -> int:
         """`below(n)`, given its `k` bits a draw and its `limit` (see the module's 3.)."""
@@ -133,6 +131,13 @@ _Plan = tuple[int, int, int, tuple[tuple[int, tuple[int, ...]], ...]]
 #: Shuffle plans of the lengths up to this are kept (every pack of the library's).
 _KEPT = 64
 _SHUFFLES: dict[int, _Plan] = {}
+
+
+def _restored(prefix: bytes, block: int, buffer: int, bits: int) -> Generator:
+    """A generator at the given point of its stream: a copy, or an unpickled one."""
+    made = Generator(0)
+    made._prefix, made._block, made._buffer, made._bits = prefix, block, buffer, bits
+    return made
 
 
 def _draw_bounds(n: int) -> tuple[int, int]:

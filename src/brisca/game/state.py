@@ -156,37 +156,42 @@ class Seating:
 
     def __init__(
         self,
-        rules: Rules,
-        dealer: Seat,
-        sides: tuple[tuple[Seat, ...], ...],
-        active: tuple[Seat, ...],
-        first_leader: Seat,
-        next_seat: tuple[Seat, ...],
-        rotation: tuple[tuple[Seat, ...], ...],
-        side_of: tuple[int, ...],
-        pack: tuple[Card, ...],
-        card_points: dict[Card, int],
-        strength: dict[Card, int],
-        tricks_total: int,
-        seats_in_play: int,
-        layout: DealLayout,
+        rules: Any,
+        dealer: Any,
+        sides: Any,
+        active: Any,
+        first_leader: Any,
+        next_seat: Any,
+        rotation: Any,
+        side_of: Any,
+        pack: Any,
+        card_points: Any,
+        strength: Any,
+        tricks_total: Any,
+        seats_in_play: Any,
+        layout: Any,
         plan: Any,
     ) -> None:
-        self.rules = rules  # type: ignore[misc]
-        self.dealer = dealer  # type: ignore[misc]
-        self.sides = sides  # type: ignore[misc]
-        self.active = active  # type: ignore[misc]
-        self.first_leader = first_leader  # type: ignore[misc]
-        self.next_seat = next_seat  # type: ignore[misc]
-        self.rotation = rotation  # type: ignore[misc]
-        self.side_of = side_of  # type: ignore[misc]
-        self.pack = pack  # type: ignore[misc]
-        self.card_points = card_points  # type: ignore[misc]
-        self.strength = strength  # type: ignore[misc]
-        self.tricks_total = tricks_total  # type: ignore[misc]
-        self.seats_in_play = seats_in_play  # type: ignore[misc]
-        self.layout = layout  # type: ignore[misc]
-        self.plan = plan  # type: ignore[misc]
+        # Any, and stored under `try`: compiled, a field of the wrong type is a TypeError
+        # as it is stored, which a forged value must not let out (see brisca.game.values).
+        try:
+            self.rules = rules  # type: ignore[misc]
+            self.dealer = dealer  # type: ignore[misc]
+            self.sides = sides  # type: ignore[misc]
+            self.active = active  # type: ignore[misc]
+            self.first_leader = first_leader  # type: ignore[misc]
+            self.next_seat = next_seat  # type: ignore[misc]
+            self.rotation = rotation  # type: ignore[misc]
+            self.side_of = side_of  # type: ignore[misc]
+            self.pack = pack  # type: ignore[misc]
+            self.card_points = card_points  # type: ignore[misc]
+            self.strength = strength  # type: ignore[misc]
+            self.tricks_total = tricks_total  # type: ignore[misc]
+            self.seats_in_play = seats_in_play  # type: ignore[misc]
+            self.layout = layout  # type: ignore[misc]
+            self.plan = plan  # type: ignore[misc]
+        except TypeError as error:
+            raise StateError(f"Seating cannot hold that: {error}") from None
         if type(self) is not Seating:  # interpreted: sealed (see brisca.game.values)
             self.__class__ = Seating
 
@@ -308,11 +313,16 @@ class Trick:
     #: The card points it holds.
     points: int
 
-    def __init__(self, leader: Seat, cards: tuple[Played, ...], winner: Seat, points: int) -> None:
-        self.leader = leader  # type: ignore[misc]
-        self.cards = cards  # type: ignore[misc]
-        self.winner = winner  # type: ignore[misc]
-        self.points = points  # type: ignore[misc]
+    def __init__(self, leader: Any, cards: Any, winner: Any, points: Any) -> None:
+        # Any, and stored under `try`: compiled, a field of the wrong type is a TypeError
+        # as it is stored, which a forged value must not let out (see brisca.game.values).
+        try:
+            self.leader = leader  # type: ignore[misc]
+            self.cards = cards  # type: ignore[misc]
+            self.winner = winner  # type: ignore[misc]
+            self.points = points  # type: ignore[misc]
+        except TypeError as error:
+            raise StateError(f"Trick cannot hold that: {error}") from None
         if type(self) is not Trick:  # interpreted: sealed (see brisca.game.values)
             self.__class__ = Trick
 
@@ -411,15 +421,20 @@ class Deal:
 
     def __init__(
         self,
-        deck: tuple[Card, ...],
-        seed: int | None,
-        hand_number: int,
-        hands: tuple[tuple[Card, ...], ...],
+        deck: Any,
+        seed: Any,
+        hand_number: Any,
+        hands: Any,
     ) -> None:
-        self.deck = deck  # type: ignore[misc]
-        self.seed = seed  # type: ignore[misc]
-        self.hand_number = hand_number  # type: ignore[misc]
-        self.hands = hands  # type: ignore[misc]
+        # Any, and stored under `try`: compiled, a field of the wrong type is a TypeError
+        # as it is stored, which a forged value must not let out (see brisca.game.values).
+        try:
+            self.deck = deck  # type: ignore[misc]
+            self.seed = seed  # type: ignore[misc]
+            self.hand_number = hand_number  # type: ignore[misc]
+            self.hands = hands  # type: ignore[misc]
+        except TypeError as error:
+            raise StateError(f"Deal cannot hold that: {error}") from None
         if type(self) is not Deal:  # interpreted: sealed (see brisca.game.values)
             self.__class__ = Deal
 
@@ -504,30 +519,35 @@ class State:
 
     def __init__(
         self,
-        seating: Seating,
-        deal: Deal,
-        trump: Suit | None,
-        trump_card: Card | None,
-        hands: tuple[tuple[Card, ...], ...],
-        stock: tuple[Card, ...],
-        trick: tuple[Played, ...],
-        tricks: tuple[Trick, ...],
-        to_act: Seat | None,
-        ledger: Ledger,
-        trail: Trail,
+        seating: Any,
+        deal: Any,
+        trump: Any,
+        trump_card: Any,
+        hands: Any,
+        stock: Any,
+        trick: Any,
+        tricks: Any,
+        to_act: Any,
+        ledger: Any,
+        trail: Any,
     ) -> None:
-        self.seating = seating  # type: ignore[misc]
-        self.deal = deal  # type: ignore[misc]
-        self.trump = trump  # type: ignore[misc]
-        self.trump_card = trump_card  # type: ignore[misc]
-        self.hands = hands  # type: ignore[misc]
-        self.stock = stock  # type: ignore[misc]
-        self.trick = trick  # type: ignore[misc]
-        self.tricks = tricks  # type: ignore[misc]
-        self.to_act = to_act  # type: ignore[misc]
-        self.ledger = ledger  # type: ignore[misc]
-        self.is_over = to_act is None  # type: ignore[misc]
-        self.trail = trail  # type: ignore[misc]
+        # Any, and stored under `try`: compiled, a field of the wrong type is a TypeError
+        # as it is stored, which a forged value must not let out (see brisca.game.values).
+        try:
+            self.seating = seating  # type: ignore[misc]
+            self.deal = deal  # type: ignore[misc]
+            self.trump = trump  # type: ignore[misc]
+            self.trump_card = trump_card  # type: ignore[misc]
+            self.hands = hands  # type: ignore[misc]
+            self.stock = stock  # type: ignore[misc]
+            self.trick = trick  # type: ignore[misc]
+            self.tricks = tricks  # type: ignore[misc]
+            self.to_act = to_act  # type: ignore[misc]
+            self.ledger = ledger  # type: ignore[misc]
+            self.is_over = to_act is None  # type: ignore[misc]
+            self.trail = trail  # type: ignore[misc]
+        except TypeError as error:
+            raise StateError(f"State cannot hold that: {error}") from None
         if type(self) is not State:  # interpreted: sealed (see brisca.game.values)
             self.__class__ = State
 
@@ -772,51 +792,56 @@ class Observation:
     def __init__(
         self,
         *,
-        seat: Seat,
-        rules: Rules,
-        dealer: Seat,
-        hand_number: int = 0,
-        sides: tuple[tuple[Seat, ...], ...],
-        trump: Suit | None,
-        trump_card: Card | None,
-        hand: tuple[Card, ...],
-        hand_sizes: tuple[int, ...],
-        stock_size: int,
-        trick: tuple[Played, ...],
-        tricks: tuple[Trick, ...],
-        to_act: Seat | None,
-        swaps: tuple[SwapRecord, ...] = (),
-        signals: tuple[SignalRecord, ...] = (),
-        partner_hands: tuple[tuple[Seat, tuple[Card, ...]], ...] = (),
-        trump_card_drawn: tuple[Seat, Card] | None = None,
-        black_hand: Seat | None = None,
-        voids: tuple[frozenset[Suit], ...] = (),
-        bids: tuple[BidRecord, ...] = (),
-        contract: Contract | None = None,
-        cantes: tuple[Cante, ...] = (),
+        seat: Any,
+        rules: Any,
+        dealer: Any,
+        hand_number: Any = 0,
+        sides: Any,
+        trump: Any,
+        trump_card: Any,
+        hand: Any,
+        hand_sizes: Any,
+        stock_size: Any,
+        trick: Any,
+        tricks: Any,
+        to_act: Any,
+        swaps: Any = (),
+        signals: Any = (),
+        partner_hands: Any = (),
+        trump_card_drawn: Any = None,
+        black_hand: Any = None,
+        voids: Any = (),
+        bids: Any = (),
+        contract: Any = None,
+        cantes: Any = (),
     ) -> None:
-        self.seat = seat  # type: ignore[misc]
-        self.rules = rules  # type: ignore[misc]
-        self.dealer = dealer  # type: ignore[misc]
-        self.hand_number = hand_number  # type: ignore[misc]
-        self.sides = sides  # type: ignore[misc]
-        self.trump = trump  # type: ignore[misc]
-        self.trump_card = trump_card  # type: ignore[misc]
-        self.hand = hand  # type: ignore[misc]
-        self.hand_sizes = hand_sizes  # type: ignore[misc]
-        self.stock_size = stock_size  # type: ignore[misc]
-        self.trick = trick  # type: ignore[misc]
-        self.tricks = tricks  # type: ignore[misc]
-        self.to_act = to_act  # type: ignore[misc]
-        self.swaps = swaps  # type: ignore[misc]
-        self.signals = signals  # type: ignore[misc]
-        self.partner_hands = partner_hands  # type: ignore[misc]
-        self.trump_card_drawn = trump_card_drawn  # type: ignore[misc]
-        self.black_hand = black_hand  # type: ignore[misc]
-        self.voids = voids  # type: ignore[misc]
-        self.bids = bids  # type: ignore[misc]
-        self.contract = contract  # type: ignore[misc]
-        self.cantes = cantes  # type: ignore[misc]
+        # Any, and stored under `try`: compiled, a field of the wrong type is a TypeError
+        # as it is stored, which a forged value must not let out (see brisca.game.values).
+        try:
+            self.seat = seat  # type: ignore[misc]
+            self.rules = rules  # type: ignore[misc]
+            self.dealer = dealer  # type: ignore[misc]
+            self.hand_number = hand_number  # type: ignore[misc]
+            self.sides = sides  # type: ignore[misc]
+            self.trump = trump  # type: ignore[misc]
+            self.trump_card = trump_card  # type: ignore[misc]
+            self.hand = hand  # type: ignore[misc]
+            self.hand_sizes = hand_sizes  # type: ignore[misc]
+            self.stock_size = stock_size  # type: ignore[misc]
+            self.trick = trick  # type: ignore[misc]
+            self.tricks = tricks  # type: ignore[misc]
+            self.to_act = to_act  # type: ignore[misc]
+            self.swaps = swaps  # type: ignore[misc]
+            self.signals = signals  # type: ignore[misc]
+            self.partner_hands = partner_hands  # type: ignore[misc]
+            self.trump_card_drawn = trump_card_drawn  # type: ignore[misc]
+            self.black_hand = black_hand  # type: ignore[misc]
+            self.voids = voids  # type: ignore[misc]
+            self.bids = bids  # type: ignore[misc]
+            self.contract = contract  # type: ignore[misc]
+            self.cantes = cantes  # type: ignore[misc]
+        except TypeError as error:
+            raise StateError(f"Observation cannot hold that: {error}") from None
         if type(self) is not Observation:  # interpreted: sealed (see brisca.game.values)
             self.__class__ = Observation
 
@@ -970,23 +995,28 @@ class HandResult:
 
     def __init__(
         self,
-        termination: Termination,
-        sides: tuple[tuple[Seat, ...], ...],
-        points: tuple[int, ...],
-        winner: int | None,
-        tied: tuple[int, ...] = (),
-        replay: bool = False,
-        last_trick: int | None = None,
-        details: BlackHandWin | ContractResult | None = None,
+        termination: Any,
+        sides: Any,
+        points: Any,
+        winner: Any,
+        tied: Any = (),
+        replay: Any = False,
+        last_trick: Any = None,
+        details: Any = None,
     ) -> None:
-        self.termination = termination  # type: ignore[misc]
-        self.sides = sides  # type: ignore[misc]
-        self.points = points  # type: ignore[misc]
-        self.winner = winner  # type: ignore[misc]
-        self.tied = tied  # type: ignore[misc]
-        self.replay = replay  # type: ignore[misc]
-        self.last_trick = last_trick  # type: ignore[misc]
-        self.details = details  # type: ignore[misc]
+        # Any, and stored under `try`: compiled, a field of the wrong type is a TypeError
+        # as it is stored, which a forged value must not let out (see brisca.game.values).
+        try:
+            self.termination = termination  # type: ignore[misc]
+            self.sides = sides  # type: ignore[misc]
+            self.points = points  # type: ignore[misc]
+            self.winner = winner  # type: ignore[misc]
+            self.tied = tied  # type: ignore[misc]
+            self.replay = replay  # type: ignore[misc]
+            self.last_trick = last_trick  # type: ignore[misc]
+            self.details = details  # type: ignore[misc]
+        except TypeError as error:
+            raise StateError(f"HandResult cannot hold that: {error}") from None
         if type(self) is not HandResult:  # interpreted: sealed (see brisca.game.values)
             self.__class__ = HandResult
 
