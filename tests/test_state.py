@@ -21,6 +21,7 @@ from brisca.game.match import (
 from brisca.game.state import (
     Deal,
     HandResult,
+    Ledger,
     Observation,
     Seating,
     State,
@@ -54,6 +55,7 @@ def _values_of_a_hand() -> list[Any]:
         state.tricks[0],
         state.deal,
         state.seating,
+        state.ledger,
         brisca.observe(state, 1),
         _plan(state.rules),
     ]
@@ -79,6 +81,7 @@ def test_a_built_value_is_its_frozen_attrs_class(value: Any) -> None:
         Trick,
         Deal,
         Seating,
+        Ledger,
         Observation,
         HandResult,
         type(_plan(brisca.Rules())),

@@ -13,7 +13,7 @@ from __future__ import annotations
 import itertools
 import os
 from collections.abc import Callable, Iterable
-from typing import Any, TypeVar, cast, overload
+from typing import Any, Final, TypeVar, cast, overload
 
 import attr
 import attrs
@@ -53,6 +53,7 @@ from brisca.game.state import (
     State,
     Termination,
     build_deal,
+    build_ledger,
     build_observation,
     build_result,
     build_state,
@@ -157,7 +158,7 @@ def new_game(
     return _deal(table, shuffled, order, number)
 
 
-_BOTTOM_OF_DECK = TrumpCardPosition.BOTTOM_OF_DECK  # a module constant: see _OVER_60
+_BOTTOM_OF_DECK: Final = TrumpCardPosition.BOTTOM_OF_DECK  # a module constant: see _OVER_60
 
 
 def checked_rules(rules: object) -> Rules:
@@ -243,8 +244,8 @@ def _deal(table: Seating, seed: int | None, order: list[Card], hand_number: int)
     return _after_cards_move(state, None, table.plan) if table.plan.after_cards_move else state
 
 
-_NO_RECORDS = Ledger()
-_BY_ROTATION = TrumpSelection.SUIT_ROTATION
+_NO_RECORDS: Final = Ledger()
+_BY_ROTATION: Final = TrumpSelection.SUIT_ROTATION
 
 
 def deal_layout(rules: object, dealer: object) -> DealLayout:
@@ -261,7 +262,7 @@ def deal_layout(rules: object, dealer: object) -> DealLayout:
 
 # One Play per card: legal_actions hands these out instead of building new ones (a
 # plain dict's lookup: the public mapping is read-only, and a step slower).
-_PLAY_OF = dict(PLAYS).__getitem__
+_PLAY_OF: Final[dict[Card, Play]] = dict(PLAYS)
 
 
 @attr.s(
@@ -327,8 +328,8 @@ frozen(_Plan, _Plan)
 # The plan of each rules, found by the id of the Rules object first (hashing a Rules
 # value calls Python code) and then by equality, so that equal rules read from JSON
 # share one plan, and so one cached table. Each table carries its plan (`Seating.plan`).
-_PLANS_BY_ID: dict[int, tuple[Rules, _Plan]] = {}
-_PLANS: dict[Rules, _Plan] = {}
+_PLANS_BY_ID: Final[dict[int, tuple[Rules, _Plan]]] = {}
+_PLANS: Final[dict[Rules, _Plan]] = {}
 
 
 def _plan(rules: Rules) -> _Plan:
@@ -473,7 +474,7 @@ def _before_trump(state: State, seat: int, action: object, plan: _Plan) -> str:
     return "nothing is played before the trump is chosen"
 
 
-_MALFORMED = "a malformed action: build actions with their constructors or parse_action"
+_MALFORMED: Final = "a malformed action: build actions with their constructors or parse_action"
 
 
 def legal_actions(state: object) -> tuple[Action, ...]:
@@ -495,7 +496,8 @@ def legal_actions(state: object) -> tuple[Action, ...]:
             cards = state.hands[seat]
         else:
             cards = plan.playable(state, seat)[0]
-        plays = tuple(map(_PLAY_OF, cards))
+        # A list made whole, then a tuple: as fast as map() interpreted, and compiled far faster.
+        plays = tuple([_PLAY_OF[c] for c in cards])
         if not plan.offers:  # no optional actions in these rules: the common case first
             return plays
         if state.trump is None:  # only the calls that choose it, no card yet
@@ -681,10 +683,10 @@ def _revealed(state: State) -> TrumpRevealed:
 # The events of plays, draws, tricks and hand ends, made once each: they are values, few
 # (seats by cards, or by points and trick), and a step makes several, so `step` reuses them.
 # Plays and draws are kept by card, then seat: no key tuple to build and hash.
-_PLAYED: dict[Card, dict[int, Event]] = {c: {} for c in deck_cards(DeckKind.SPANISH48)}
-_WON: dict[tuple[Any, ...], Event] = {}
-_DRAWN: dict[Card, dict[int, Event]] = {c: {} for c in deck_cards(DeckKind.SPANISH48)}
-_ENDED: dict[tuple[Any, ...], Event] = {}
+_PLAYED: Final[dict[Card, dict[int, Event]]] = {c: {} for c in deck_cards(DeckKind.SPANISH48)}
+_WON: Final[dict[tuple[Any, ...], Event]] = {}
+_DRAWN: Final[dict[Card, dict[int, Event]]] = {c: {} for c in deck_cards(DeckKind.SPANISH48)}
+_ENDED: Final[dict[tuple[Any, ...], Event]] = {}
 
 
 def _event(made: dict[tuple[Any, ...], Event], kind: Callable[..., Event], *fields: Any) -> Event:
@@ -698,7 +700,7 @@ def _event(made: dict[tuple[Any, ...], Event], kind: Callable[..., Event], *fiel
     return event
 
 
-_KEY_TYPES = frozenset({int, Card, type(None)})
+_KEY_TYPES: Final = frozenset({int, Card, type(None)})
 
 
 def _seat_event(
@@ -713,7 +715,7 @@ def _seat_event(
     return event
 
 
-_MOST_SEATS = 6
+_MOST_SEATS: Final = 6
 
 
 def _int_tuple(value: object) -> bool:
@@ -761,7 +763,15 @@ def _play(state: State, action: Play, log: Log, plan: _Plan) -> State:
         if len(stock) < len(order):
             assert trump_card is not None  # the talon always splits evenly
             stock = (*stock, trump_card)
-            ledger = attrs.evolve(ledger, trump_card_drawn=(order[-1], trump_card))
+            ledger = build_ledger(
+                ledger.swaps,
+                ledger.signals,
+                ledger.black_hand,
+                (order[-1], trump_card),
+                ledger.bids,
+                ledger.contract,
+                ledger.cantes,
+            )
             trump_card = None
         if log is None:
             for k, drawer in enumerate(order):
@@ -797,8 +807,8 @@ def _play(state: State, action: Play, log: Log, plan: _Plan) -> State:
 # Enum members as module constants: Python 3.11 looks `Enum.MEMBER` up through
 # EnumType.__getattr__, about ten times the cost of a global.
 _OVER_60, _LAST_TRICK = HandWinRule.OVER_60, TieRule.LAST_TRICK
-_REPLAYS = (TieRule.REPLAY, TieRule.REPLAY_DOUBLE_STAKE)
-_PLAYED_OUT = Termination.PLAYED_OUT
+_REPLAYS: Final = (TieRule.REPLAY, TieRule.REPLAY_DOUBLE_STAKE)
+_PLAYED_OUT: Final = Termination.PLAYED_OUT
 
 
 @overload
@@ -894,13 +904,13 @@ def observe(state: object, seat: object) -> Any:
         raise as_brisca_error("the state", error) from None
 
 
-_NO_VOIDS: tuple[frozenset[Suit]] = (frozenset(),)
-_SHOW_AFTER_DEAL = PartnerHandVisibility.SHOW_AFTER_DEAL
+_NO_VOIDS: Final[tuple[frozenset[Suit]]] = (frozenset(),)
+_SHOW_AFTER_DEAL: Final = PartnerHandVisibility.SHOW_AFTER_DEAL
 
 
 # An enum member as a module constant: Python 3.11 looks `Enum.MEMBER` up through
 # EnumType.__getattr__, about ten times the cost of a global, and `step` asks twice a turn.
-_FACE_UP = TrumpVisibility.FACE_UP
+_FACE_UP: Final = TrumpVisibility.FACE_UP
 
 
 def trump_is_public(state: object) -> bool:

@@ -452,7 +452,15 @@ def build_deal(
 build_deal = frozen(Deal, build_deal)
 
 
-@attrs.frozen
+@attr.s(
+    auto_attribs=True,
+    auto_detect=True,
+    frozen=True,
+    slots=True,
+    init=False,
+    order=False,
+    weakref_slot=False,
+)
 class Ledger:
     """What a hand records besides its cards and tricks; plain plays never change it."""
 
@@ -470,6 +478,50 @@ class Ledger:
     contract: Contract | None = None
     #: The cantes sung, in order.
     cantes: tuple[Cante, ...] = ()
+
+    def __init__(
+        self,
+        swaps: Any = (),
+        signals: Any = (),
+        black_hand: Any = None,
+        trump_card_drawn: Any = None,
+        bids: Any = (),
+        contract: Any = None,
+        cantes: Any = (),
+    ) -> None:
+        # Any, and stored under `try`: compiled, a field of the wrong type is a TypeError
+        # as it is stored, which a forged value must not let out (see brisca.game.values).
+        try:
+            self.swaps = swaps  # type: ignore[misc]
+            self.signals = signals  # type: ignore[misc]
+            self.black_hand = black_hand  # type: ignore[misc]
+            self.trump_card_drawn = trump_card_drawn  # type: ignore[misc]
+            self.bids = bids  # type: ignore[misc]
+            self.contract = contract  # type: ignore[misc]
+            self.cantes = cantes  # type: ignore[misc]
+        except TypeError as error:
+            raise StateError(f"Ledger cannot hold that: {error}") from None
+        if type(self) is not Ledger:  # interpreted: sealed (see brisca.game.values)
+            self.__class__ = Ledger
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Ledger, tuple(getattr(self, f.name) for f in attrs.fields(Ledger)))
+
+
+def build_ledger(
+    swaps: tuple[SwapRecord, ...],
+    signals: tuple[SignalRecord, ...],
+    black_hand: Seat | None,
+    trump_card_drawn: tuple[Seat, Card] | None,
+    bids: tuple[BidRecord, ...],
+    contract: Contract | None,
+    cantes: tuple[Cante, ...],
+) -> Ledger:
+    """A `Ledger`, as the engine builds it (see `brisca.game.values`)."""
+    return Ledger(swaps, signals, black_hand, trump_card_drawn, bids, contract, cantes)
+
+
+build_ledger = frozen(Ledger, build_ledger)
 
 
 @attr.s(

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from brisca.game.cards import Card, Suit
 from brisca.game.state import Seating
 
@@ -11,7 +9,7 @@ __all__ = ["winning"]
 
 
 def winning(
-    cards: Sequence[tuple[int, Card]], trump: Suit | None, seating: Seating
+    cards: tuple[tuple[int, Card], ...], trump: Suit | None, seating: Seating
 ) -> tuple[int, Card]:
     """The ``(seat, card)`` winning a trick so far; `cards` must not be empty.
 
