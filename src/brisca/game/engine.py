@@ -135,9 +135,17 @@ def new_game(
     """
     checked = checked_rules(rules)
     n = checked.num_players
-    seat = n - 1 if dealer is None else checked_int(dealer, "dealer", 0, n - 1)
-    number = checked_int(hand_number, "hand_number", 0, MAX_HAND_NUMBER)
-    table = seating_for(checked, seat, None, None, _plan(checked))
+    if dealer is None:
+        seat = n - 1
+    elif type(dealer) is int and 0 <= dealer < n:
+        seat = dealer
+    else:
+        seat = checked_int(dealer, "dealer", 0, n - 1)
+    if type(hand_number) is int and 0 <= hand_number <= MAX_HAND_NUMBER:
+        number = hand_number
+    else:
+        number = checked_int(hand_number, "hand_number", 0, MAX_HAND_NUMBER)
+    table = _table(checked, seat)
     pack = table.pack
     shuffled: int | None = None
     if deck is not None:
@@ -159,6 +167,23 @@ def new_game(
 
 
 _BOTTOM_OF_DECK: Final = TrumpCardPosition.BOTTOM_OF_DECK  # a module constant: see _OVER_60
+
+
+# The table of each rules and dealer, found by the id of the Rules object (see `_plan`):
+# `seating_for`'s own cache hashes its arguments, the rules' hash a call to Python code.
+_TABLES_BY_ID: Final[dict[tuple[int, int], tuple[Rules, Seating]]] = {}
+
+
+def _table(rules: Rules, dealer: int) -> Seating:
+    key = (id(rules), dealer)
+    found = _TABLES_BY_ID.get(key)
+    if found is not None and found[0] is rules:  # the entry keeps its rules, and so its id
+        return found[1]
+    table = seating_for(rules, dealer, None, None, _plan(rules))
+    if len(_TABLES_BY_ID) >= 1024:
+        _TABLES_BY_ID.clear()
+    _TABLES_BY_ID[key] = (rules, table)
+    return table
 
 
 def checked_rules(rules: object) -> Rules:
@@ -186,6 +211,8 @@ def checked_seed(seed: object) -> int:
     """
     if seed is None:
         return int.from_bytes(os.urandom(16), "big")
+    if type(seed) is int and 0 <= seed <= MAX_SEED:
+        return seed
     return checked_int(seed, "seed", 0, MAX_SEED)
 
 
@@ -227,9 +254,10 @@ def _deck_fault(order: list[Card], cards: set[Card]) -> str:
 def _deal(table: Seating, seed: int | None, order: list[Card], hand_number: int) -> State:
     rules, layout = table.rules, table.layout
     deck = tuple(order)
-    card_at = deck.__getitem__
-    hands = tuple(tuple(map(card_at, positions)) for positions in layout.hands)
-    stock = tuple(map(card_at, layout.stock))
+    # Lists made whole, then tuples: faster than map() interpreted (33 cards: 0.7 against
+    # 1.4 us), and compiled far faster.
+    hands = tuple([tuple([deck[i] for i in positions]) for positions in layout.hands])
+    stock = tuple([deck[i] for i in layout.stock])
     trump_card: Card | None = None
     trump: Suit | None = None
     if layout.turned is not None:
@@ -722,13 +750,17 @@ def _int_tuple(value: object) -> bool:
     return type(value) is tuple and all(type(v) is int for v in value)
 
 
+# The method as a function: compiled, a method call by name is looked up on every call.
+_INDEX: Final = tuple.index
+
+
 def _play(state: State, action: Play, log: Log, plan: _Plan) -> State:
     table = state.seating
     card = action.card
     seat: int = state.to_act  # type: ignore[assignment]
     hands = list(state.hands)
     hand = hands[seat]
-    i = hand.index(card)
+    i = _INDEX(hand, card)
     hands[seat] = hand[:i] + hand[i + 1 :]
     # Concatenation, not unpacking: one tuple built, where unpacking builds a list first.
     trick = state.trick + ((seat, card),)  # noqa: RUF005

@@ -53,7 +53,8 @@ class Generator:
     __slots__ = ("_bits", "_block", "_buffer", "_prefix")
 
     def __init__(self, seed: object) -> None:
-        seed = checked_int(seed, "seed", 0, MAX_SEED)
+        if type(seed) is not int or not 0 <= seed <= MAX_SEED:
+            seed = checked_int(seed, "seed", 0, MAX_SEED)
         raw = seed.to_bytes((seed.bit_length() + 7) // 8, "big")
         self._prefix = _DOMAIN + len(raw).to_bytes(8, "big") + raw
         self._block = 0
