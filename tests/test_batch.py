@@ -197,7 +197,7 @@ def table_mismatches(rules: brisca.Rules, tables: Tables, samples: int = 3000) -
         row[k.TRUMP] = trump
         row[k.TRICK : k.TRICK + seats] = trick
         suit = brisca.Suit("OCEB"[trump])
-        played = [(j, cards[c]) for j, c in enumerate(trick)]
+        played = tuple((j, cards[c]) for j, c in enumerate(trick))
         expected = winning(played, suit, seating)[0]
         if k.winning(row, tables, seats) != expected:
             found.append(f"winner of {[str(c) for _, c in played]}, trump {suit.value}")
