@@ -16,6 +16,7 @@ from setuptools import setup
 COMPILED = [
     "src/brisca/game/values.py",
     "src/brisca/game/state.py",
+    "src/brisca/game/events.py",
     "src/brisca/game/tricks.py",
     "src/brisca/game/engine.py",
     "src/brisca/game/rng.py",

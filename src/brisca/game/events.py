@@ -32,12 +32,14 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
+import attr
 import attrs
 
 from brisca.game.cards import Card, Suit
 from brisca.game.errors import BARE_ERRORS, StateError, as_brisca_error, checked_int, describe
 from brisca.game.jsonio import readable
 from brisca.game.state import Seat
+from brisca.game.values import frozen
 
 __all__ = [
     "Announced",
@@ -56,11 +58,18 @@ __all__ = [
 ]
 
 
-@attrs.frozen
+@attr.s(
+    auto_attribs=True, auto_detect=True, frozen=True, slots=True, order=False, weakref_slot=False
+)
 class Event:
-    """Something that happened in a hand. Every event type is a frozen attrs class."""
+    """Something that happened in a hand. Every event type is a frozen attrs class, built
+    as the values of a hand are (see `brisca.game.values`)."""
 
-    def view(self, seat: Seat) -> Event | None:
+    def __reduce__(self) -> tuple[Any, ...]:
+        kind = type(self)
+        return (kind, tuple(getattr(self, f.name) for f in attrs.fields(kind)))
+
+    def view(self, seat: object) -> Event | None:
         """The event as `seat` sees it, or ``None`` if `seat` does not see it at all."""
         _check_seat(seat)
         return self
@@ -94,15 +103,44 @@ def _check_seat(seat: object) -> None:
     checked_int(seat, "seat")
 
 
-@attrs.frozen
+@attr.s(
+    auto_attribs=True,
+    auto_detect=True,
+    frozen=True,
+    slots=True,
+    init=False,
+    order=False,
+    weakref_slot=False,
+)
 class CardPlayed(Event):
     """`seat` played `card` to the trick."""
 
     seat: Seat
     card: Card
 
+    def __init__(self, seat: Any, card: Any) -> None:
+        # Any, and stored under `try`: see `brisca.game.state.State.__init__`.
+        try:
+            self.seat = seat  # type: ignore[misc]
+            self.card = card  # type: ignore[misc]
+        except TypeError as error:
+            raise StateError(f"CardPlayed cannot hold that: {error}") from None
+        if type(self) is not CardPlayed:  # interpreted: sealed (see brisca.game.values)
+            self.__class__ = CardPlayed
 
-@attrs.frozen
+
+frozen(CardPlayed, CardPlayed)
+
+
+@attr.s(
+    auto_attribs=True,
+    auto_detect=True,
+    frozen=True,
+    slots=True,
+    init=False,
+    order=False,
+    weakref_slot=False,
+)
 class TrickWon(Event):
     """`seat` won trick number `trick` (from 0), worth `points` card points."""
 
@@ -110,8 +148,30 @@ class TrickWon(Event):
     points: int
     trick: int
 
+    def __init__(self, seat: Any, points: Any, trick: Any) -> None:
+        # Any, and stored under `try`: see `brisca.game.state.State.__init__`.
+        try:
+            self.seat = seat  # type: ignore[misc]
+            self.points = points  # type: ignore[misc]
+            self.trick = trick  # type: ignore[misc]
+        except TypeError as error:
+            raise StateError(f"TrickWon cannot hold that: {error}") from None
+        if type(self) is not TrickWon:  # interpreted: sealed (see brisca.game.values)
+            self.__class__ = TrickWon
 
-@attrs.frozen
+
+frozen(TrickWon, TrickWon)
+
+
+@attr.s(
+    auto_attribs=True,
+    auto_detect=True,
+    frozen=True,
+    slots=True,
+    init=False,
+    order=False,
+    weakref_slot=False,
+)
 class CardsDrawn(Event):
     """`seat` drew `card` from the talon; ``card=None`` in the view of a seat that cannot see it.
 
@@ -122,7 +182,18 @@ class CardsDrawn(Event):
     card: Card | None
     public: bool = False
 
-    def view(self, seat: Seat) -> Event | None:
+    def __init__(self, seat: Any, card: Any, public: Any = False) -> None:
+        # Any, and stored under `try`: see `brisca.game.state.State.__init__`.
+        try:
+            self.seat = seat  # type: ignore[misc]
+            self.card = card  # type: ignore[misc]
+            self.public = public  # type: ignore[misc]
+        except TypeError as error:
+            raise StateError(f"CardsDrawn cannot hold that: {error}") from None
+        if type(self) is not CardsDrawn:  # interpreted: sealed (see brisca.game.values)
+            self.__class__ = CardsDrawn
+
+    def view(self, seat: object) -> Event | None:
         """The draw as `seat` sees it: the card hidden unless `seat` drew it or it is public."""
         _check_seat(seat)
         try:
@@ -133,7 +204,18 @@ class CardsDrawn(Event):
         return CardsDrawn(self.seat, None, False)
 
 
-@attrs.frozen
+frozen(CardsDrawn, CardsDrawn)
+
+
+@attr.s(
+    auto_attribs=True,
+    auto_detect=True,
+    frozen=True,
+    slots=True,
+    init=False,
+    order=False,
+    weakref_slot=False,
+)
 class TrumpRevealed(Event):
     """The trump became known to everybody: the covered card turned face up (cubierta),
     or drawn, or a suit named or called in an auction game (then `card` is ``None``)."""
@@ -141,8 +223,29 @@ class TrumpRevealed(Event):
     suit: Suit
     card: Card | None
 
+    def __init__(self, suit: Any, card: Any) -> None:
+        # Any, and stored under `try`: see `brisca.game.state.State.__init__`.
+        try:
+            self.suit = suit  # type: ignore[misc]
+            self.card = card  # type: ignore[misc]
+        except TypeError as error:
+            raise StateError(f"TrumpRevealed cannot hold that: {error}") from None
+        if type(self) is not TrumpRevealed:  # interpreted: sealed (see brisca.game.values)
+            self.__class__ = TrumpRevealed
 
-@attrs.frozen
+
+frozen(TrumpRevealed, TrumpRevealed)
+
+
+@attr.s(
+    auto_attribs=True,
+    auto_detect=True,
+    frozen=True,
+    slots=True,
+    init=False,
+    order=False,
+    weakref_slot=False,
+)
 class Swapped(Event):
     """`seat` gave `given` for the turned card `taken`, in view of the table."""
 
@@ -150,8 +253,30 @@ class Swapped(Event):
     given: Card
     taken: Card
 
+    def __init__(self, seat: Any, given: Any, taken: Any) -> None:
+        # Any, and stored under `try`: see `brisca.game.state.State.__init__`.
+        try:
+            self.seat = seat  # type: ignore[misc]
+            self.given = given  # type: ignore[misc]
+            self.taken = taken  # type: ignore[misc]
+        except TypeError as error:
+            raise StateError(f"Swapped cannot hold that: {error}") from None
+        if type(self) is not Swapped:  # interpreted: sealed (see brisca.game.values)
+            self.__class__ = Swapped
 
-@attrs.frozen
+
+frozen(Swapped, Swapped)
+
+
+@attr.s(
+    auto_attribs=True,
+    auto_detect=True,
+    frozen=True,
+    slots=True,
+    init=False,
+    order=False,
+    weakref_slot=False,
+)
 class BlackHandClaimed(Event):
     """`seat`'s black hand (the 1, 3 and 12 of trumps) won the round; `automatic` when it
     won by itself rather than by a claim."""
@@ -159,8 +284,29 @@ class BlackHandClaimed(Event):
     seat: Seat
     automatic: bool = False
 
+    def __init__(self, seat: Any, automatic: Any = False) -> None:
+        # Any, and stored under `try`: see `brisca.game.state.State.__init__`.
+        try:
+            self.seat = seat  # type: ignore[misc]
+            self.automatic = automatic  # type: ignore[misc]
+        except TypeError as error:
+            raise StateError(f"BlackHandClaimed cannot hold that: {error}") from None
+        if type(self) is not BlackHandClaimed:  # interpreted: sealed (see brisca.game.values)
+            self.__class__ = BlackHandClaimed
 
-@attrs.frozen
+
+frozen(BlackHandClaimed, BlackHandClaimed)
+
+
+@attr.s(
+    auto_attribs=True,
+    auto_detect=True,
+    frozen=True,
+    slots=True,
+    init=False,
+    order=False,
+    weakref_slot=False,
+)
 class Signalled(Event):
     """`seat` made `signal`; `audience` is ``None`` when all see it, else the seats that do."""
 
@@ -168,7 +314,18 @@ class Signalled(Event):
     signal: str
     audience: tuple[Seat, ...] | None = None
 
-    def view(self, seat: Seat) -> Event | None:
+    def __init__(self, seat: Any, signal: Any, audience: Any = None) -> None:
+        # Any, and stored under `try`: see `brisca.game.state.State.__init__`.
+        try:
+            self.seat = seat  # type: ignore[misc]
+            self.signal = signal  # type: ignore[misc]
+            self.audience = audience  # type: ignore[misc]
+        except TypeError as error:
+            raise StateError(f"Signalled cannot hold that: {error}") from None
+        if type(self) is not Signalled:  # interpreted: sealed (see brisca.game.values)
+            self.__class__ = Signalled
+
+    def view(self, seat: object) -> Event | None:
         """The signal if `seat` may see it, else ``None``."""
         _check_seat(seat)
         try:
@@ -179,7 +336,18 @@ class Signalled(Event):
         return None
 
 
-@attrs.frozen
+frozen(Signalled, Signalled)
+
+
+@attr.s(
+    auto_attribs=True,
+    auto_detect=True,
+    frozen=True,
+    slots=True,
+    init=False,
+    order=False,
+    weakref_slot=False,
+)
 class Announced(Event):
     """`seat` made a public call, such as a bid, a pass, a named trump, a called card or a
     cante; `action` is its canonical notation, such as ``"bid 70"`` or ``"sing E"``."""
@@ -187,23 +355,85 @@ class Announced(Event):
     seat: Seat
     action: str
 
+    def __init__(self, seat: Any, action: Any) -> None:
+        # Any, and stored under `try`: see `brisca.game.state.State.__init__`.
+        try:
+            self.seat = seat  # type: ignore[misc]
+            self.action = action  # type: ignore[misc]
+        except TypeError as error:
+            raise StateError(f"Announced cannot hold that: {error}") from None
+        if type(self) is not Announced:  # interpreted: sealed (see brisca.game.values)
+            self.__class__ = Announced
 
-@attrs.frozen
+
+frozen(Announced, Announced)
+
+
+@attr.s(
+    auto_attribs=True,
+    auto_detect=True,
+    frozen=True,
+    slots=True,
+    init=False,
+    order=False,
+    weakref_slot=False,
+)
 class AuctionWon(Event):
     """The auction closed: `seat` is the declarer, with the winning `bid` (its notation)."""
 
     seat: Seat
     bid: str
 
+    def __init__(self, seat: Any, bid: Any) -> None:
+        # Any, and stored under `try`: see `brisca.game.state.State.__init__`.
+        try:
+            self.seat = seat  # type: ignore[misc]
+            self.bid = bid  # type: ignore[misc]
+        except TypeError as error:
+            raise StateError(f"AuctionWon cannot hold that: {error}") from None
+        if type(self) is not AuctionWon:  # interpreted: sealed (see brisca.game.values)
+            self.__class__ = AuctionWon
 
-@attrs.frozen
+
+frozen(AuctionWon, AuctionWon)
+
+
+@attr.s(
+    auto_attribs=True,
+    auto_detect=True,
+    frozen=True,
+    slots=True,
+    init=False,
+    order=False,
+    weakref_slot=False,
+)
 class PartnerRevealed(Event):
     """Chiamata: the called card was played, so everybody now knows its holder, `seat`."""
 
     seat: Seat
 
+    def __init__(self, seat: Any) -> None:
+        # Any, and stored under `try`: see `brisca.game.state.State.__init__`.
+        try:
+            self.seat = seat  # type: ignore[misc]
+        except TypeError as error:
+            raise StateError(f"PartnerRevealed cannot hold that: {error}") from None
+        if type(self) is not PartnerRevealed:  # interpreted: sealed (see brisca.game.values)
+            self.__class__ = PartnerRevealed
 
-@attrs.frozen
+
+frozen(PartnerRevealed, PartnerRevealed)
+
+
+@attr.s(
+    auto_attribs=True,
+    auto_detect=True,
+    frozen=True,
+    slots=True,
+    init=False,
+    order=False,
+    weakref_slot=False,
+)
 class HandEnded(Event):
     """The hand is over: card points per side, the winning side's index (``None`` for a
     tie) and whether it was void (everyone passed in an auction)."""
@@ -211,6 +441,20 @@ class HandEnded(Event):
     points: tuple[int, ...]
     winner: int | None
     void: bool = False
+
+    def __init__(self, points: Any, winner: Any, void: Any = False) -> None:
+        # Any, and stored under `try`: see `brisca.game.state.State.__init__`.
+        try:
+            self.points = points  # type: ignore[misc]
+            self.winner = winner  # type: ignore[misc]
+            self.void = void  # type: ignore[misc]
+        except TypeError as error:
+            raise StateError(f"HandEnded cannot hold that: {error}") from None
+        if type(self) is not HandEnded:  # interpreted: sealed (see brisca.game.values)
+            self.__class__ = HandEnded
+
+
+frozen(HandEnded, HandEnded)
 
 
 #: The most events a reader takes from an iterable that is not a list or tuple: more than
@@ -235,7 +479,7 @@ def bounded_events(events: Iterable[Event]) -> tuple[Event, ...] | list[Event]:
     return taken
 
 
-def events_for(seat: Seat, events: Iterable[Event]) -> tuple[Event, ...]:
+def events_for(seat: object, events: Iterable[Event]) -> tuple[Event, ...]:
     """The events as `seat` sees them, leaving out those it does not see at all.
 
     Raises:
