@@ -5,9 +5,10 @@ compiles the modules below with mypyc into one native extension, with the same A
 behaviour, and the rest of the package stays Python (see the README's "Performance").
 """
 
-import os
 import sys
+from pathlib import Path
 
+from brisca_build import compiling  # the build backend's own module, on its path
 from setuptools import setup
 
 # The engine and the values it builds, and what they call on every step. Not here:
@@ -17,6 +18,7 @@ COMPILED = [
     "src/brisca/game/values.py",
     "src/brisca/game/state.py",
     "src/brisca/game/events.py",
+    "src/brisca/game/actions.py",
     "src/brisca/game/tricks.py",
     "src/brisca/game/engine.py",
     "src/brisca/game/rng.py",
@@ -30,7 +32,15 @@ COMPILED = [
     "src/brisca/game/variants/swaps.py",
 ]
 
-if os.environ.get("BRISCA_COMPILE", "").strip() not in ("", "0"):
+
+def stale_extensions() -> list[Path]:
+    """Extensions an earlier compiled build left beside the sources (an editable install
+    builds them there), which Python would import before the sources they came from."""
+    found = [p for path in COMPILED for p in Path(path).parent.glob(Path(path).stem + ".*.so")]
+    return found + list(Path("src").glob("*__mypyc.*.so"))
+
+
+if compiling():
     from mypyc.build import mypycify
 
     sys.path.insert(0, "src")  # mypyc type-checks the package from its source
@@ -39,4 +49,7 @@ if os.environ.get("BRISCA_COMPILE", "").strip() not in ("", "0"):
     options = ["--follow-imports=silent", "--ignore-missing-imports"]
     setup(ext_modules=mypycify([*options, *COMPILED], opt_level="3"))
 else:
+    for stale in stale_extensions():
+        print(f"removing {stale}, left by a compiled build", file=sys.stderr)
+        stale.unlink()
     setup()

@@ -159,7 +159,7 @@ def forge(value: T, **changes: Any) -> T | None:
     try:
         made = attrs.evolve(value, **changes)
     except brisca.StateError as error:
-        assert "cannot hold that" in str(error), error
+        assert "cannot hold" in str(error), error
         return None
     for name, given in changes.items():
         held = getattr(made, name)

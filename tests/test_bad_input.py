@@ -60,6 +60,16 @@ class _EqualToNothing(_EqualToAll):
     __hash__ = object.__hash__
 
 
+def _unset(kind: type) -> object | None:
+    """An action of `kind` made past its constructor, its fields unset; ``None`` for a
+    compiled `Play`, a native class, whose objects only its constructor makes."""
+    try:
+        return object.__new__(kind)
+    except TypeError:
+        assert kind is brisca.Play
+        return None
+
+
 def _hand_built_actions() -> list[object]:
     """Actions of every type set past their constructors: a field missing, or holding a
     value of another type (one that equals everything, one that cannot be compared)."""
@@ -68,9 +78,11 @@ def _hand_built_actions() -> list[object]:
         fields = attrs.fields(kind)
         if not fields:
             continue
-        actions.append(object.__new__(kind))
+        blank = _unset(kind)
+        if blank is not None:
+            actions.append(blank)
         for fake in (_EqualToAll(), _EqualToNothing(), "1O", None, 1.0):
-            action = object.__new__(kind)
+            action = _unset(kind) or brisca.Play("1O")  # then its card set over
             for field in fields:
                 object.__setattr__(action, field.name, fake)
             actions.append(action)
@@ -499,7 +511,7 @@ def test_encoding_and_bots_refuse_wrong_arguments() -> None:
     with pytest.raises(RulesError, match="Rules"):
         encoding.encoding_size({})  # type: ignore[arg-type]
     # The compiled build refuses the view as it is built, saying what it cannot hold.
-    with pytest.raises(StateError, match=r"inconsistent|cannot hold that"):
+    with pytest.raises(StateError, match=r"inconsistent|cannot hold"):
         brisca.observation_to_dict(attrs.evolve(view, hand=[[[]]], tricks=5))  # type: ignore[arg-type]
     chooser = bots.RandomBot(1).choose
     for ask in (bots.HeuristicBot(), bots.RandomBot(1), lambda _, legal: chooser(legal)):
@@ -512,7 +524,7 @@ def test_encoding_and_bots_refuse_wrong_arguments() -> None:
     with pytest.raises(StateError, match="Observation"):
         bots.HeuristicBot()(None, brisca.legal_actions(STATE))  # type: ignore[arg-type]
     # The compiled build refuses the view as it is built, saying what it cannot hold.
-    with pytest.raises(StateError, match=r"observe|cannot hold that"):
+    with pytest.raises(StateError, match=r"observe|cannot hold"):
         bots.HeuristicBot()(attrs.evolve(view, trick=5), brisca.legal_actions(STATE))  # type: ignore[arg-type]
     for bad in (None, -1, "7", 1.5):
         with pytest.raises(StateError):

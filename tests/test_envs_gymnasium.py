@@ -244,8 +244,19 @@ class _EqualToAll:
 
 def _fake_card_play(view: brisca.Observation, legal: object) -> brisca.Action:
     """A Play set past its constructor to hold a 'card' that equals every card."""
-    play = object.__new__(brisca.Play)
+    play = brisca.Play("1O")
     object.__setattr__(play, "card", _EqualToAll())
+    return play
+
+
+def _no_card_play(view: brisca.Observation, legal: object) -> brisca.Action:
+    """A Play with no card at all; compiled, where only its constructor makes a Play, one
+    holding None."""
+    try:
+        play: brisca.Play = object.__new__(brisca.Play)
+    except TypeError:
+        play = brisca.Play("1O")
+        object.__setattr__(play, "card", None)
     return play
 
 
@@ -270,7 +281,7 @@ def _not_in_hand(view: brisca.Observation, legal: object) -> brisca.Action:
         lambda view, legal: None,
         lambda view, legal: brisca.Signal("wink"),  # an action these rules never offer
         _not_in_hand,
-        lambda view, legal: object.__new__(brisca.Play),  # no card at all
+        _no_card_play,
         _fake_card_play,
         lambda view, legal: _Unhashable(),
     ],

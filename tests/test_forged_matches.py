@@ -383,7 +383,7 @@ def test_the_error_names_the_match_and_the_python_error_only() -> None:
     with pytest.raises(brisca.StateError, match=exact.format("ValueError")):
         match_apply(_edit(match, standings=()), moment.action)
     with pytest.raises(brisca.StateError, match=exact.format("TypeError")):
-        repr(_edit(match, seed=None))
+        repr(_edit(match, standings=None))
     view = match_observe(match, 0)
     with pytest.raises(brisca.StateError, match=r"^the match view is inconsistent"):
         _ = _edit(view, hands=None).hand_number

@@ -99,3 +99,32 @@ def test_presets_of_spec_3() -> None:
     for name in brisca.PRESETS:
         if name.startswith("spanish"):
             assert p(name).tie_rule is brisca.TieRule.REPLAY_DOUBLE_STAKE
+
+
+def test_rules_of_a_subclass_are_refused_where_rules_are_taken() -> None:
+    """The engine keys its caches by the rules' equality and hash: a subclass whose
+    equality lies made a later honest deal of spanish-2p come out at a 4-player table.
+    Only a `Rules` itself is taken, everywhere rules are."""
+    from brisca.agents.encoding import encoding_size
+    from brisca.game.match import new_match
+
+    four = brisca.preset("spanish-4p")
+
+    class Liar(brisca.Rules):  # type: ignore[misc]
+        def __eq__(self, other: object) -> bool:
+            return True
+
+        def __hash__(self) -> int:
+            return hash(brisca.preset("spanish-2p"))
+
+    liar = Liar(**attrs.asdict(four, recurse=False))
+    for door in (
+        lambda: brisca.new_game(liar, seed=1),
+        lambda: brisca.deal_layout(liar, 0),
+        lambda: new_match(liar, seed=1),
+        lambda: encoding_size(liar),
+        lambda: brisca.preset_name(liar),
+    ):
+        with pytest.raises(brisca.RulesError, match=r"brisca\.Rules"):
+            door()
+    assert brisca.new_game("spanish-2p", seed=1).rules.num_players == 2

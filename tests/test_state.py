@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import pickle
 from typing import Any
@@ -197,3 +198,30 @@ def test_a_match_view_holds_each_field_of_the_match() -> None:
     assert view == slow and hash(view) == hash(slow)
     with pytest.raises(attrs.exceptions.FrozenInstanceError):
         view.stake = 2  # type: ignore[misc]
+
+
+def test_no_value_class_nor_event_type_takes_a_subclass() -> None:
+    """Compiled, a class of Python code cannot extend a native class (its objects fail to
+    be made, with a TypeError); interpreted, a subclass was sealed back into its base. In
+    both builds, defining one is a TypeError, as it is for ``bool``."""
+    from brisca.game import events
+
+    kinds = [State, Trick, Deal, Seating, Ledger, Observation, HandResult, brisca.Play]
+    kinds += [getattr(events, name) for name in events.__all__ if name[0].isupper()]
+    for kind in kinds:
+        with pytest.raises(TypeError, match="takes no subclass"):
+            type("Mine", (kind,), {"__slots__": ()})
+
+
+def test_a_failed_call_of_init_leaves_the_value_frozen() -> None:
+    """`value.__init__(...)` with the wrong arguments raises, and the value is still of its
+    class, equal to what it was and refusing changes (interpreted, the call had left it
+    as the builder that stores plainly)."""
+    state = brisca.new_game(brisca.preset("spanish-2p"), seed=1)
+    twin = copy.copy(state)
+    # Compiled, the native __init__ of a value already made does nothing again.
+    with contextlib.suppress(TypeError):
+        state.__init__()  # type: ignore[call-arg, misc]
+    assert type(state) is State and state == twin
+    with pytest.raises(attrs.exceptions.FrozenInstanceError):
+        state.to_act = 1  # type: ignore[misc]

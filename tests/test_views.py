@@ -246,7 +246,7 @@ def test_views_refuse_what_is_not_a_view() -> None:
         observation_to_dict(None)  # type: ignore[arg-type]
     view = brisca.observe(brisca.new_game(brisca.preset("spanish-2p"), seed=1), 0)
     # The compiled build refuses the view as it is built, saying what it cannot hold.
-    with pytest.raises(brisca.StateError, match=r"inconsistent|cannot hold that"):
+    with pytest.raises(brisca.StateError, match=r"inconsistent|cannot hold"):
         observation_to_dict(attrs.evolve(view, tricks=5))  # type: ignore[arg-type]
 
 
@@ -267,21 +267,9 @@ def test_events_are_written_as_their_to_dict_writes_them(name: str) -> None:
                 assert json.dumps(views.events_to_dicts(seen)) == json.dumps(expected)
 
 
-def test_an_event_type_whose_to_dict_adds_a_key_is_asked_each_time() -> None:
-    from brisca.game.events import CardPlayed
-
-    @attrs.frozen
-    class Loud(CardPlayed):
-        def to_dict(self) -> dict[str, Any]:
-            return {**super().to_dict(), "loud": True}
-
-    card = Card.parse("3C")
-    assert views.events_to_dicts([Loud(0, card), Loud(1, card)]) == [
-        {"type": "loud", "seat": 0, "card": "3C", "loud": True},
-        {"type": "loud", "seat": 1, "card": "3C", "loud": True},
-    ]
+def test_events_to_dicts_refuses_what_is_not_an_event() -> None:
     with pytest.raises(brisca.StateError, match="expected brisca events"):
-        views.events_to_dicts([card])  # type: ignore[list-item]
+        views.events_to_dicts([Card.parse("3C")])  # type: ignore[list-item]
 
 
 def _points_by_side(sides: Any, tricks: Any) -> tuple[int, ...]:

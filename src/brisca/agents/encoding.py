@@ -124,7 +124,7 @@ def encoding_layout(rules: Rules) -> tuple[tuple[str, int, int], ...]:
     Raises:
         RulesError: `rules` is not a Rules.
     """
-    if not isinstance(rules, Rules):  # before the cache, which would hash any value
+    if type(rules) is not Rules:  # before the cache, which would hash any value
         raise RulesError(f"expected a brisca.Rules, got {describe(rules)}")
     return _layout(rules)
 
@@ -364,7 +364,7 @@ def action_space(rules: Rules) -> tuple[Action, ...]:
     Raises:
         RulesError: `rules` is not a Rules.
     """
-    if not isinstance(rules, Rules):
+    if type(rules) is not Rules:
         raise RulesError(f"expected a brisca.Rules, got {describe(rules)}")
     return _space(rules)[0]
 
@@ -377,7 +377,7 @@ def action_index(action: Action, rules: Rules) -> int:
         NotationError: `action` is not an action.
         IllegalActionError: these rules never offer `action`.
     """
-    if not isinstance(rules, Rules):
+    if type(rules) is not Rules:
         raise RulesError(f"expected a brisca.Rules, got {describe(rules)}")
     if not well_formed(action):  # not an action, or one built past its constructor
         raise NotationError(f"not a brisca action: {describe(action)}")
@@ -494,7 +494,7 @@ class StateEncoder:
     """
 
     def __init__(self, rules: Rules) -> None:
-        if not isinstance(rules, Rules):
+        if type(rules) is not Rules:
             raise RulesError(f"expected a brisca.Rules, got {describe(rules)}")
         import numpy as np
 

@@ -284,7 +284,7 @@ def _result(value: object) -> RecordedResult | None:
 
 
 def _check_rules(instance: object, attribute: attrs.Attribute[Any], value: Any) -> None:
-    if not isinstance(value, Rules):
+    if type(value) is not Rules:  # the type itself, as `checked_rules` has it
         raise RulesError(f"rules must be a brisca.Rules, got {describe(value)}")
 
 

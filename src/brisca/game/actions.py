@@ -19,6 +19,7 @@ from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, ClassVar, TypeAlias, Union
 
+import attr
 import attrs
 
 from brisca.game.cards import RANKS, Card, DeckKind, Suit, deck_cards
@@ -31,6 +32,7 @@ from brisca.game.errors import (
     plain_text,
     text_of,
 )
+from brisca.game.values import frozen
 
 __all__ = [
     "ACTION_TYPES",
@@ -69,14 +71,26 @@ def _to_card(value: object) -> Card:
     raise NotationError(f"expected a Card or a card code, got {describe(value)}")
 
 
-@attrs.frozen
+# Built as the values of a hand are (see `brisca.game.values`): the engine reads a play's
+# card at every move, which compiled is a read from the object itself.
+# Fields by attr.ib, not auto_attribs, here and in every action: compiled, mypyc hands
+# attrs each class variable (KEYWORD) as an annotated one, which auto_attribs reads as a field.
+@attr.s(auto_detect=True, frozen=True, slots=True, init=False, order=False, weakref_slot=False)
 class Play:
     """Play `card` to the trick. ``Play("3C")`` reads the code for you."""
 
     #: A play is written as the card's code alone.
     KEYWORD: ClassVar[str] = ""
 
-    card: Card = attrs.field(converter=_to_card)
+    card: Card = attr.ib()
+
+    def __init__(self, card: object) -> None:
+        self.card = card if type(card) is Card else _to_card(card)  # type: ignore[misc]
+        if type(self) is not Play:  # interpreted: sealed (see brisca.game.values)
+            self.__class__ = Play
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Play, (self.card,))
 
     def __str__(self) -> str:
         return self.card.code
@@ -90,6 +104,8 @@ class Play:
             raise _unreadable(text) from None
 
 
+frozen(Play, Play)
+
 #: The one `Play` of each card of the 48-card pack: the engine's legal actions and the
 #: notation reader hand these out, so code that keeps plays in a dict or a tuple meets
 #: the very objects it holds and skips comparing them field by field. A `Play` made
@@ -99,7 +115,7 @@ PLAYS: Mapping[Card, Play] = MappingProxyType(
 )
 
 
-@attrs.frozen
+@attrs.frozen(auto_attribs=False)
 class Swap:
     """Exchange `card`, a trump-suit card in hand, for the turned trump card."""
 
@@ -118,7 +134,7 @@ class Swap:
         return cls(Card.parse(rest))
 
 
-@attrs.frozen
+@attrs.frozen(auto_attribs=False)
 class ClaimBlackHand:
     """Show a black hand, the 1, 3 and 12 of trumps, to win the round (SPEC §2.5)."""
 
@@ -148,7 +164,7 @@ def _signal_name(value: object) -> str:
     return name
 
 
-@attrs.frozen
+@attrs.frozen(auto_attribs=False)
 class Signal:
     """Make a partnership signal (seña), such as ``Signal("wink")`` (SPEC §2.9)."""
 
@@ -192,7 +208,7 @@ def _suit(value: object) -> Suit:
         ) from None
 
 
-@attrs.frozen
+@attrs.frozen(auto_attribs=False)
 class Bid:
     """Bid `points`, from 1 to :data:`MAX_BID` (SPEC §2.7): in subastada the contract; in
     chiamata "2 + points" (§2.8)."""
@@ -210,7 +226,7 @@ class Bid:
         return cls(_number(rest, text))
 
 
-@attrs.frozen
+@attrs.frozen(auto_attribs=False)
 class BidRank:
     """Bid a rank in briscola chiamata, each lower in trick order than the last (SPEC §2.8)."""
 
@@ -227,7 +243,7 @@ class BidRank:
         return cls(_number(rest, text))
 
 
-@attrs.frozen
+@attrs.frozen(auto_attribs=False)
 class Pass:
     """Pass in an auction; a pass is final."""
 
@@ -244,7 +260,7 @@ class Pass:
         return cls()
 
 
-@attrs.frozen
+@attrs.frozen(auto_attribs=False)
 class NameTrump:
     """The subastada declarer names the trump suit (SPEC §2.7)."""
 
@@ -263,7 +279,7 @@ class NameTrump:
         return cls(_suit(rest))
 
 
-@attrs.frozen
+@attrs.frozen(auto_attribs=False)
 class CallCard:
     """The chiamata caller calls `card`: its suit is trump, its holder the secret partner."""
 
@@ -282,7 +298,7 @@ class CallCard:
         return cls(Card.parse(rest))
 
 
-@attrs.frozen
+@attrs.frozen(auto_attribs=False)
 class Sing:
     """Sing a cante: show the Rey and Caballo of `suit`, 40 in trumps and 20 otherwise."""
 
@@ -371,7 +387,7 @@ def well_formed(action: object) -> bool:
         return False
 
 
-def parse_action(text: str) -> Action:
+def parse_action(text: object) -> Action:
     """Read an action from its canonical text form.
 
     >>> parse_action("3C"), parse_action("swap 7O")
@@ -411,7 +427,7 @@ def parse_actions(texts: Sequence[str]) -> tuple[Action, ...]:
     return tuple(map(parse_action, texts))
 
 
-def _parse(text: str) -> Action:
+def _parse(text: object) -> Action:
     """What :func:`parse_action` reads, without the cache."""
     if not isinstance(text, str):
         raise NotationError(f"an action must be given as text, got {describe(text)}")

@@ -195,12 +195,19 @@ def checked_rules(rules: object) -> Rules:
         RulesError: `rules` is neither a `Rules` nor a preset's name.
     """
     if rules is None:
-        return Rules()
+        return _DEFAULT_RULES
     if isinstance(rules, str):
         return preset(rules)
-    if not isinstance(rules, Rules):
+    # The type itself: the engine keys its caches by the rules' equality and hash, which
+    # a subclass could make claim to be another game's.
+    if type(rules) is not Rules:
         raise RulesError(f"rules must be a brisca.Rules or a preset name, got {describe(rules)}")
     return rules
+
+
+# One value, so that `new_game()` finds its table at once (a new Rules() each time missed
+# the caches, and kept each discarded one alive in them).
+_DEFAULT_RULES: Final = Rules()
 
 
 def checked_seed(seed: object) -> int:
@@ -465,7 +472,7 @@ def _refusal(state: State, action: object, plan: _Plan) -> str | None:
         if seat is None:
             return "the hand is over"
         try:
-            card = action.card  # type: ignore[attr-defined]
+            card = cast(Play, action).card
         except AttributeError:
             return _MALFORMED
         if type(card) is not Card:  # set past the converter: it may compare as anything

@@ -30,7 +30,7 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, Final
 
 import attr
 import attrs
@@ -39,7 +39,9 @@ from brisca.game.cards import Card, Suit
 from brisca.game.errors import BARE_ERRORS, StateError, as_brisca_error, checked_int, describe
 from brisca.game.jsonio import readable
 from brisca.game.state import Seat
-from brisca.game.values import frozen
+from brisca.game.values import COMPILED, Kind, frozen, refuse_mistyped, sealed
+
+_NONE: Final = type(None)
 
 __all__ = [
     "Announced",
@@ -103,6 +105,9 @@ def _check_seat(seat: object) -> None:
     checked_int(seat, "seat")
 
 
+_CARD_PLAYED_KINDS: Final[tuple[Kind, ...]] = (int, Card)
+
+
 @attr.s(
     auto_attribs=True,
     auto_detect=True,
@@ -119,6 +124,8 @@ class CardPlayed(Event):
     card: Card
 
     def __init__(self, seat: Any, card: Any) -> None:
+        if COMPILED:  # see brisca.game.values.refuse_mistyped
+            refuse_mistyped(CardPlayed, _CARD_PLAYED_KINDS, (seat, card))
         # Any, and stored under `try`: see `brisca.game.state.State.__init__`.
         try:
             self.seat = seat  # type: ignore[misc]
@@ -130,6 +137,9 @@ class CardPlayed(Event):
 
 
 frozen(CardPlayed, CardPlayed)
+
+
+_TRICK_WON_KINDS: Final[tuple[Kind, ...]] = (int, int, int)
 
 
 @attr.s(
@@ -149,6 +159,8 @@ class TrickWon(Event):
     trick: int
 
     def __init__(self, seat: Any, points: Any, trick: Any) -> None:
+        if COMPILED:  # see brisca.game.values.refuse_mistyped
+            refuse_mistyped(TrickWon, _TRICK_WON_KINDS, (seat, points, trick))
         # Any, and stored under `try`: see `brisca.game.state.State.__init__`.
         try:
             self.seat = seat  # type: ignore[misc]
@@ -161,6 +173,9 @@ class TrickWon(Event):
 
 
 frozen(TrickWon, TrickWon)
+
+
+_CARDS_DRAWN_KINDS: Final[tuple[Kind, ...]] = (int, (Card, _NONE), bool)
 
 
 @attr.s(
@@ -183,6 +198,8 @@ class CardsDrawn(Event):
     public: bool = False
 
     def __init__(self, seat: Any, card: Any, public: Any = False) -> None:
+        if COMPILED:  # see brisca.game.values.refuse_mistyped
+            refuse_mistyped(CardsDrawn, _CARDS_DRAWN_KINDS, (seat, card, public))
         # Any, and stored under `try`: see `brisca.game.state.State.__init__`.
         try:
             self.seat = seat  # type: ignore[misc]
@@ -207,6 +224,9 @@ class CardsDrawn(Event):
 frozen(CardsDrawn, CardsDrawn)
 
 
+_TRUMP_REVEALED_KINDS: Final[tuple[Kind, ...]] = (Suit, (Card, _NONE))
+
+
 @attr.s(
     auto_attribs=True,
     auto_detect=True,
@@ -224,6 +244,8 @@ class TrumpRevealed(Event):
     card: Card | None
 
     def __init__(self, suit: Any, card: Any) -> None:
+        if COMPILED:  # see brisca.game.values.refuse_mistyped
+            refuse_mistyped(TrumpRevealed, _TRUMP_REVEALED_KINDS, (suit, card))
         # Any, and stored under `try`: see `brisca.game.state.State.__init__`.
         try:
             self.suit = suit  # type: ignore[misc]
@@ -235,6 +257,9 @@ class TrumpRevealed(Event):
 
 
 frozen(TrumpRevealed, TrumpRevealed)
+
+
+_SWAPPED_KINDS: Final[tuple[Kind, ...]] = (int, Card, Card)
 
 
 @attr.s(
@@ -254,6 +279,8 @@ class Swapped(Event):
     taken: Card
 
     def __init__(self, seat: Any, given: Any, taken: Any) -> None:
+        if COMPILED:  # see brisca.game.values.refuse_mistyped
+            refuse_mistyped(Swapped, _SWAPPED_KINDS, (seat, given, taken))
         # Any, and stored under `try`: see `brisca.game.state.State.__init__`.
         try:
             self.seat = seat  # type: ignore[misc]
@@ -266,6 +293,9 @@ class Swapped(Event):
 
 
 frozen(Swapped, Swapped)
+
+
+_BLACK_HAND_CLAIMED_KINDS: Final[tuple[Kind, ...]] = (int, bool)
 
 
 @attr.s(
@@ -285,6 +315,8 @@ class BlackHandClaimed(Event):
     automatic: bool = False
 
     def __init__(self, seat: Any, automatic: Any = False) -> None:
+        if COMPILED:  # see brisca.game.values.refuse_mistyped
+            refuse_mistyped(BlackHandClaimed, _BLACK_HAND_CLAIMED_KINDS, (seat, automatic))
         # Any, and stored under `try`: see `brisca.game.state.State.__init__`.
         try:
             self.seat = seat  # type: ignore[misc]
@@ -296,6 +328,9 @@ class BlackHandClaimed(Event):
 
 
 frozen(BlackHandClaimed, BlackHandClaimed)
+
+
+_SIGNALLED_KINDS: Final[tuple[Kind, ...]] = (int, str, (tuple, _NONE))
 
 
 @attr.s(
@@ -315,6 +350,8 @@ class Signalled(Event):
     audience: tuple[Seat, ...] | None = None
 
     def __init__(self, seat: Any, signal: Any, audience: Any = None) -> None:
+        if COMPILED:  # see brisca.game.values.refuse_mistyped
+            refuse_mistyped(Signalled, _SIGNALLED_KINDS, (seat, signal, audience))
         # Any, and stored under `try`: see `brisca.game.state.State.__init__`.
         try:
             self.seat = seat  # type: ignore[misc]
@@ -339,6 +376,9 @@ class Signalled(Event):
 frozen(Signalled, Signalled)
 
 
+_ANNOUNCED_KINDS: Final[tuple[Kind, ...]] = (int, str)
+
+
 @attr.s(
     auto_attribs=True,
     auto_detect=True,
@@ -356,6 +396,8 @@ class Announced(Event):
     action: str
 
     def __init__(self, seat: Any, action: Any) -> None:
+        if COMPILED:  # see brisca.game.values.refuse_mistyped
+            refuse_mistyped(Announced, _ANNOUNCED_KINDS, (seat, action))
         # Any, and stored under `try`: see `brisca.game.state.State.__init__`.
         try:
             self.seat = seat  # type: ignore[misc]
@@ -367,6 +409,9 @@ class Announced(Event):
 
 
 frozen(Announced, Announced)
+
+
+_AUCTION_WON_KINDS: Final[tuple[Kind, ...]] = (int, str)
 
 
 @attr.s(
@@ -385,6 +430,8 @@ class AuctionWon(Event):
     bid: str
 
     def __init__(self, seat: Any, bid: Any) -> None:
+        if COMPILED:  # see brisca.game.values.refuse_mistyped
+            refuse_mistyped(AuctionWon, _AUCTION_WON_KINDS, (seat, bid))
         # Any, and stored under `try`: see `brisca.game.state.State.__init__`.
         try:
             self.seat = seat  # type: ignore[misc]
@@ -396,6 +443,9 @@ class AuctionWon(Event):
 
 
 frozen(AuctionWon, AuctionWon)
+
+
+_PARTNER_REVEALED_KINDS: Final[tuple[Kind, ...]] = (int,)
 
 
 @attr.s(
@@ -413,6 +463,8 @@ class PartnerRevealed(Event):
     seat: Seat
 
     def __init__(self, seat: Any) -> None:
+        if COMPILED:  # see brisca.game.values.refuse_mistyped
+            refuse_mistyped(PartnerRevealed, _PARTNER_REVEALED_KINDS, (seat,))
         # Any, and stored under `try`: see `brisca.game.state.State.__init__`.
         try:
             self.seat = seat  # type: ignore[misc]
@@ -423,6 +475,9 @@ class PartnerRevealed(Event):
 
 
 frozen(PartnerRevealed, PartnerRevealed)
+
+
+_HAND_ENDED_KINDS: Final[tuple[Kind, ...]] = (tuple, (int, _NONE), bool)
 
 
 @attr.s(
@@ -443,6 +498,8 @@ class HandEnded(Event):
     void: bool = False
 
     def __init__(self, points: Any, winner: Any, void: Any = False) -> None:
+        if COMPILED:  # see brisca.game.values.refuse_mistyped
+            refuse_mistyped(HandEnded, _HAND_ENDED_KINDS, (points, winner, void))
         # Any, and stored under `try`: see `brisca.game.state.State.__init__`.
         try:
             self.points = points  # type: ignore[misc]
@@ -456,6 +513,9 @@ class HandEnded(Event):
 
 frozen(HandEnded, HandEnded)
 
+
+# Every event type is one of the above (see `brisca.game.values.sealed`).
+sealed(Event)
 
 #: The most events a reader takes from an iterable that is not a list or tuple: more than
 #: a whole match makes, so that an endless one is refused rather than followed.

@@ -996,7 +996,7 @@ def hand_value(
         StateError: `outcome` is neither a HandResult nor a finished State, or
             `tricks_won` is not a count per side (or is given with a state).
     """
-    if not isinstance(rules, Rules):
+    if type(rules) is not Rules:
         raise RulesError(f"rules must be a brisca.Rules, got {describe(rules)}")
     if type(outcome) is State:
         if tricks_won is not None:

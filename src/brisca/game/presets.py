@@ -148,7 +148,7 @@ def preset_name(rules: Rules) -> str | None:
     Raises:
         RulesError: `rules` is not a Rules.
     """
-    if not isinstance(rules, Rules):
+    if type(rules) is not Rules:
         raise RulesError(f"expected a brisca.Rules, got {describe(rules)}")
     return next((name for name, value in PRESETS.items() if value == rules), None)
 
@@ -181,7 +181,7 @@ def rules_to_dict(rules: Rules, against: str | None = None) -> dict[str, Any]:
     Raises:
         RulesError: `rules` is not a Rules, or `against` is not a preset's name.
     """
-    if not isinstance(rules, Rules):
+    if type(rules) is not Rules:
         raise RulesError(f"expected a brisca.Rules, got {describe(rules)}")
     if against is None:
         against, overrides = _nearest(rules)

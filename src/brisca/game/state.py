@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import enum
 import functools
-from typing import Any
+from typing import Any, Final
 
 import attr
 import attrs
@@ -24,7 +24,7 @@ from brisca.game.rules import (
     Rules,
     TeamMode,
 )
-from brisca.game.values import frozen
+from brisca.game.values import COMPILED, Kind, frozen, refuse_mistyped
 
 __all__ = [
     "BidRecord",
@@ -84,6 +84,20 @@ def _unwound(trail: object) -> tuple[Any, ...]:
 
 _NOT_PAIRS = object()  # marks a hand-built trail that is no chain of pairs, in `_trail_key`
 
+# Field kinds, for `brisca.game.values.refuse_mistyped`.
+_NONE: Final = type(None)
+_INT_OR_NONE: Final = (int, _NONE)
+
+
+def _drawn_card(value: object) -> bool:
+    """Whether `value` is a turned card drawn, ``(seat, card)``, or ``None``."""
+    return value is None or (
+        type(value) is tuple
+        and len(value) == 2
+        and type(value[0]) is int
+        and type(value[1]) is Card
+    )
+
 
 def _trail_key(trail: object) -> object:
     """What equality and hashing compare of a trail: its actions, flat. Nested, a
@@ -107,6 +121,25 @@ class DealLayout:
     turned: int | None
     #: The positions of the stock, in draw order.
     stock: tuple[int, ...]
+
+
+_SEATING_KINDS: Final[tuple[Kind, ...]] = (
+    Rules,
+    int,
+    tuple,
+    tuple,
+    int,
+    tuple,
+    tuple,
+    tuple,
+    tuple,
+    dict,
+    dict,
+    int,
+    int,
+    DealLayout,
+    None,
+)
 
 
 @attr.s(
@@ -172,6 +205,28 @@ class Seating:
         layout: Any,
         plan: Any,
     ) -> None:
+        if COMPILED:  # see brisca.game.values.refuse_mistyped
+            refuse_mistyped(
+                Seating,
+                _SEATING_KINDS,
+                (
+                    rules,
+                    dealer,
+                    sides,
+                    active,
+                    first_leader,
+                    next_seat,
+                    rotation,
+                    side_of,
+                    pack,
+                    card_points,
+                    strength,
+                    tricks_total,
+                    seats_in_play,
+                    layout,
+                    plan,
+                ),
+            )
         # Any, and stored under `try`: compiled, a field of the wrong type is a TypeError
         # as it is stored, which a forged value must not let out (see brisca.game.values).
         try:
@@ -292,6 +347,9 @@ def seating_for(
     return Seating.create(rules, dealer, declarer, partner, plan)
 
 
+_TRICK_KINDS: Final[tuple[Kind, ...]] = (int, tuple, int, int)
+
+
 @attr.s(
     auto_attribs=True,
     auto_detect=True,
@@ -314,6 +372,8 @@ class Trick:
     points: int
 
     def __init__(self, leader: Any, cards: Any, winner: Any, points: Any) -> None:
+        if COMPILED:  # see brisca.game.values.refuse_mistyped
+            refuse_mistyped(Trick, _TRICK_KINDS, (leader, cards, winner, points))
         # Any, and stored under `try`: compiled, a field of the wrong type is a TypeError
         # as it is stored, which a forged value must not let out (see brisca.game.values).
         try:
@@ -398,6 +458,9 @@ class Cante:
     trick: int
 
 
+_DEAL_KINDS: Final[tuple[Kind, ...]] = (tuple, _INT_OR_NONE, int, tuple)
+
+
 @attr.s(
     auto_attribs=True,
     auto_detect=True,
@@ -426,6 +489,8 @@ class Deal:
         hand_number: Any,
         hands: Any,
     ) -> None:
+        if COMPILED:  # see brisca.game.values.refuse_mistyped
+            refuse_mistyped(Deal, _DEAL_KINDS, (deck, seed, hand_number, hands))
         # Any, and stored under `try`: compiled, a field of the wrong type is a TypeError
         # as it is stored, which a forged value must not let out (see brisca.game.values).
         try:
@@ -450,6 +515,17 @@ def build_deal(
 
 
 build_deal = frozen(Deal, build_deal)
+
+
+_LEDGER_KINDS: Final[tuple[Kind, ...]] = (
+    tuple,
+    tuple,
+    _INT_OR_NONE,
+    _drawn_card,
+    tuple,
+    (Contract, _NONE),
+    tuple,
+)
 
 
 @attr.s(
@@ -489,6 +565,12 @@ class Ledger:
         contract: Any = None,
         cantes: Any = (),
     ) -> None:
+        if COMPILED:  # see brisca.game.values.refuse_mistyped
+            refuse_mistyped(
+                Ledger,
+                _LEDGER_KINDS,
+                (swaps, signals, black_hand, trump_card_drawn, bids, contract, cantes),
+            )
         # Any, and stored under `try`: compiled, a field of the wrong type is a TypeError
         # as it is stored, which a forged value must not let out (see brisca.game.values).
         try:
@@ -522,6 +604,21 @@ def build_ledger(
 
 
 build_ledger = frozen(Ledger, build_ledger)
+
+
+_STATE_KINDS: Final[tuple[Kind, ...]] = (
+    Seating,
+    Deal,
+    (Suit, _NONE),
+    (Card, _NONE),
+    tuple,
+    tuple,
+    tuple,
+    tuple,
+    _INT_OR_NONE,
+    Ledger,
+    tuple,
+)
 
 
 @attr.s(
@@ -583,6 +680,24 @@ class State:
         ledger: Any,
         trail: Any,
     ) -> None:
+        if COMPILED:  # see brisca.game.values.refuse_mistyped
+            refuse_mistyped(
+                State,
+                _STATE_KINDS,
+                (
+                    seating,
+                    deal,
+                    trump,
+                    trump_card,
+                    hands,
+                    stock,
+                    trick,
+                    tricks,
+                    to_act,
+                    ledger,
+                    trail,
+                ),
+            )
         # Any, and stored under `try`: compiled, a field of the wrong type is a TypeError
         # as it is stored, which a forged value must not let out (see brisca.game.values).
         try:
@@ -737,9 +852,11 @@ def rules_label(rules: Rules) -> str:
     return preset_name(rules) or f"custom {rules.num_players}-player rules"
 
 
-def seed_label(seed: int) -> str:
+def seed_label(seed: object) -> str:
     """A seed in a few words for a repr: ``seed 7``, or ``a 901-bit seed`` past 64 bits."""
-    return f"seed {seed}" if seed < 2**64 else f"a {seed.bit_length()}-bit seed"
+    if isinstance(seed, int) and seed >= 2**64:
+        return f"a {seed.bit_length()}-bit seed"
+    return f"seed {seed}"
 
 
 def _dealt_by(state: State) -> str:
@@ -779,6 +896,32 @@ def build_state(
 
 
 build_state = frozen(State, build_state)
+
+
+_OBSERVATION_KINDS: Final[tuple[Kind, ...]] = (
+    int,
+    Rules,
+    int,
+    int,
+    tuple,
+    (Suit, _NONE),
+    (Card, _NONE),
+    tuple,
+    tuple,
+    int,
+    tuple,
+    tuple,
+    _INT_OR_NONE,
+    tuple,
+    tuple,
+    tuple,
+    _drawn_card,
+    _INT_OR_NONE,
+    tuple,
+    tuple,
+    (Contract, _NONE),
+    tuple,
+)
 
 
 @attr.s(
@@ -867,6 +1010,35 @@ class Observation:
         contract: Any = None,
         cantes: Any = (),
     ) -> None:
+        if COMPILED:  # see brisca.game.values.refuse_mistyped
+            refuse_mistyped(
+                Observation,
+                _OBSERVATION_KINDS,
+                (
+                    seat,
+                    rules,
+                    dealer,
+                    hand_number,
+                    sides,
+                    trump,
+                    trump_card,
+                    hand,
+                    hand_sizes,
+                    stock_size,
+                    trick,
+                    tricks,
+                    to_act,
+                    swaps,
+                    signals,
+                    partner_hands,
+                    trump_card_drawn,
+                    black_hand,
+                    voids,
+                    bids,
+                    contract,
+                    cantes,
+                ),
+            )
         # Any, and stored under `try`: compiled, a field of the wrong type is a TypeError
         # as it is stored, which a forged value must not let out (see brisca.game.values).
         try:
@@ -1014,6 +1186,18 @@ class ContractResult:
     seat_scores: tuple[int, ...]
 
 
+_HAND_RESULT_KINDS: Final[tuple[Kind, ...]] = (
+    Termination,
+    tuple,
+    tuple,
+    _INT_OR_NONE,
+    tuple,
+    bool,
+    _INT_OR_NONE,
+    (BlackHandWin, ContractResult, _NONE),
+)
+
+
 @attr.s(
     auto_attribs=True,
     auto_detect=True,
@@ -1056,6 +1240,12 @@ class HandResult:
         last_trick: Any = None,
         details: Any = None,
     ) -> None:
+        if COMPILED:  # see brisca.game.values.refuse_mistyped
+            refuse_mistyped(
+                HandResult,
+                _HAND_RESULT_KINDS,
+                (termination, sides, points, winner, tied, replay, last_trick, details),
+            )
         # Any, and stored under `try`: compiled, a field of the wrong type is a TypeError
         # as it is stored, which a forged value must not let out (see brisca.game.values).
         try:

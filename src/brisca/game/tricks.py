@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from brisca.game.cards import Card, Suit
 from brisca.game.state import Seating
 
@@ -9,7 +11,7 @@ __all__ = ["winning"]
 
 
 def winning(
-    cards: tuple[tuple[int, Card], ...], trump: Suit | None, seating: Seating
+    cards: Sequence[tuple[int, Card]], trump: Suit | None, seating: Seating
 ) -> tuple[int, Card]:
     """The ``(seat, card)`` winning a trick so far; `cards` must not be empty.
 
@@ -18,9 +20,11 @@ def winning(
     wins if any was played, otherwise the highest card of the led suit, and an
     off-suit card that is not trump never wins.
     """
+    # A tuple, as the engine's tricks are: compiled, indexed and sliced as one.
+    trick: tuple[tuple[int, Card], ...] = cards if type(cards) is tuple else tuple(cards)
     strength = seating.strength
-    best = cards[0]
-    for played in cards[1:]:
+    best = trick[0]
+    for played in trick[1:]:
         card, top = played[1], best[1]
         if card.suit is top.suit:
             if strength[card] > strength[top]:

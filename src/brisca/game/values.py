@@ -34,7 +34,9 @@ from typing import Any, TypeVar, cast
 
 import attr
 
-__all__ = ["COMPILED", "frozen"]
+from brisca.game.errors import StateError
+
+__all__ = ["COMPILED", "Kind", "frozen", "refuse_mistyped", "sealed"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -48,13 +50,42 @@ def _compiled() -> bool:
 COMPILED = _compiled()
 
 
+#: What a field may hold, for `refuse_mistyped`: a type or a tuple of types
+#: (``isinstance``), a predicate, or ``None`` for anything.
+Kind = type | tuple[type, ...] | Callable[[object], bool] | None
+
+
+def refuse_mistyped(cls: type, kinds: tuple[Kind, ...], values: tuple[object, ...]) -> None:
+    """Refuse, before they are stored, field values not of their kind.
+
+    Compiled, a value's ``__init__`` calls this first: storing a value of the wrong type
+    would raise a TypeError whose message mypyc writes out with the whole nesting of the
+    value's tuples, which a small hostile value makes take gigabytes (or overflow the C
+    stack). `kinds` are at least as strict as mypyc's checks, in the order of `values`:
+    those of the class's fields ``__init__`` takes.
+
+    Raises:
+        StateError: a value is not of its kind; the message names the field and the
+            value's type, never the value (it may hold hidden cards).
+    """
+    for index, (kind, value) in enumerate(zip(kinds, values, strict=True)):
+        if kind is None or (
+            isinstance(value, kind) if isinstance(kind, (type, tuple)) else kind(value)
+        ):
+            continue
+        name = [a.name for a in attr.fields(cls) if a.init][index]
+        raise StateError(
+            f"{cls.__name__}.{name} cannot hold a value of type {type(value).__name__}"
+        )
+
+
 def frozen(cls: type[Any], build: F) -> F:
     """Finish `cls`, a class under ``@attr.s(frozen=True, slots=True, init=False)`` with a
     hand-written ``__init__`` (see the module's docs); return what builds it.
 
     `build` is a function of the same arguments that returns ``cls(...)``: compiled, the
     library calls it natively, so it is returned as it is; interpreted, the builder is
-    returned in its place, one call fewer.
+    returned in its place, one call fewer. `cls` takes no subclass from then on (`sealed`).
     """
     init = cls.__dict__["__init__"]
     if not isinstance(init, types.FunctionType):
@@ -63,6 +94,7 @@ def frozen(cls: type[Any], build: F) -> F:
         # place on the native class, whose __init__ stores into the struct unseen by them.
         again = {a.name: _again(a) for a in attr.fields(cls)}
         attr.s(these=again, auto_detect=True, frozen=True, init=False, order=False)(cls)
+        sealed(cls)
         return build
     # Interpreted: a subclass that stores plainly (under both names of the setattr slot,
     # or Python would send every store through the frozen one), with the same slots.
@@ -81,11 +113,33 @@ def frozen(cls: type[Any], build: F) -> F:
 
     def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
         object.__setattr__(self, "__class__", builder)
-        init(self, *args, **kwargs)
+        try:
+            init(self, *args, **kwargs)
+        except BaseException:
+            # Frozen again, whatever the call did: `value.__init__(...)` must not leave a
+            # value open to changes.
+            object.__setattr__(self, "__class__", cls)
+            raise
 
     __init__.__doc__ = init.__doc__
+    __init__.__wrapped__ = init  # type: ignore[attr-defined]  # its signature, for help()
     cls.__init__ = __init__
+    sealed(cls)
     return cast(F, builder)
+
+
+def sealed(cls: type) -> None:
+    """Make `cls` take no subclass: compiled, a class of Python code cannot extend a native
+    class (its objects fail to be made), so neither build lets one be defined.
+
+    Raises:
+        TypeError: at the definition of a subclass, as Python does for ``bool``.
+    """
+
+    def __init_subclass__(subclass: type, **options: Any) -> None:
+        raise TypeError(f"{cls.__qualname__} takes no subclass: see brisca.game.values")
+
+    cls.__init_subclass__ = classmethod(__init_subclass__)  # type: ignore[assignment,arg-type]
 
 
 def _again(a: attr.Attribute[Any]) -> Any:
