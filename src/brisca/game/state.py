@@ -24,7 +24,7 @@ from brisca.game.rules import (
     Rules,
     TeamMode,
 )
-from brisca.game.values import COMPILED, Kind, frozen, refuse_mistyped
+from brisca.game.values import BUILT, COMPILED, Kind, frozen, refuse_mistyped
 
 __all__ = [
     "BidRecord",
@@ -371,8 +371,10 @@ class Trick:
     #: The card points it holds.
     points: int
 
-    def __init__(self, leader: Any, cards: Any, winner: Any, points: Any) -> None:
-        if COMPILED:  # see brisca.game.values.refuse_mistyped
+    def __init__(
+        self, leader: Any, cards: Any, winner: Any, points: Any, _built: object = None
+    ) -> None:
+        if COMPILED and _built is not BUILT:  # see brisca.game.values.refuse_mistyped
             refuse_mistyped(Trick, _TRICK_KINDS, (leader, cards, winner, points))
         # Any, and stored under `try`: compiled, a field of the wrong type is a TypeError
         # as it is stored, which a forged value must not let out (see brisca.game.values).
@@ -392,7 +394,7 @@ class Trick:
 
 def build_trick(leader: Seat, cards: tuple[Played, ...], winner: Seat, points: int) -> Trick:
     """A `Trick`, as the engine builds it (see `brisca.game.values`)."""
-    return Trick(leader, cards, winner, points)
+    return Trick(leader, cards, winner, points, BUILT)
 
 
 build_trick = frozen(Trick, build_trick)
@@ -488,8 +490,9 @@ class Deal:
         seed: Any,
         hand_number: Any,
         hands: Any,
+        _built: object = None,
     ) -> None:
-        if COMPILED:  # see brisca.game.values.refuse_mistyped
+        if COMPILED and _built is not BUILT:  # see brisca.game.values.refuse_mistyped
             refuse_mistyped(Deal, _DEAL_KINDS, (deck, seed, hand_number, hands))
         # Any, and stored under `try`: compiled, a field of the wrong type is a TypeError
         # as it is stored, which a forged value must not let out (see brisca.game.values).
@@ -511,7 +514,7 @@ def build_deal(
     deck: tuple[Card, ...], seed: int | None, hand_number: int, hands: tuple[tuple[Card, ...], ...]
 ) -> Deal:
     """A `Deal`, as the engine builds it (see `brisca.game.values`)."""
-    return Deal(deck, seed, hand_number, hands)
+    return Deal(deck, seed, hand_number, hands, BUILT)
 
 
 build_deal = frozen(Deal, build_deal)
@@ -564,8 +567,9 @@ class Ledger:
         bids: Any = (),
         contract: Any = None,
         cantes: Any = (),
+        _built: object = None,
     ) -> None:
-        if COMPILED:  # see brisca.game.values.refuse_mistyped
+        if COMPILED and _built is not BUILT:  # see brisca.game.values.refuse_mistyped
             refuse_mistyped(
                 Ledger,
                 _LEDGER_KINDS,
@@ -600,7 +604,7 @@ def build_ledger(
     cantes: tuple[Cante, ...],
 ) -> Ledger:
     """A `Ledger`, as the engine builds it (see `brisca.game.values`)."""
-    return Ledger(swaps, signals, black_hand, trump_card_drawn, bids, contract, cantes)
+    return Ledger(swaps, signals, black_hand, trump_card_drawn, bids, contract, cantes, BUILT)
 
 
 build_ledger = frozen(Ledger, build_ledger)
@@ -679,8 +683,9 @@ class State:
         to_act: Any,
         ledger: Any,
         trail: Any,
+        _built: object = None,
     ) -> None:
-        if COMPILED:  # see brisca.game.values.refuse_mistyped
+        if COMPILED and _built is not BUILT:  # see brisca.game.values.refuse_mistyped
             refuse_mistyped(
                 State,
                 _STATE_KINDS,
@@ -891,7 +896,7 @@ def build_state(
 ) -> State:
     """A `State`, as the engine builds it (see `brisca.game.values`)."""
     return State(
-        seating, deal, trump, trump_card, hands, stock, trick, tricks, to_act, ledger, trail
+        seating, deal, trump, trump_card, hands, stock, trick, tricks, to_act, ledger, trail, BUILT
     )
 
 
@@ -1009,8 +1014,9 @@ class Observation:
         bids: Any = (),
         contract: Any = None,
         cantes: Any = (),
+        _built: object = None,
     ) -> None:
-        if COMPILED:  # see brisca.game.values.refuse_mistyped
+        if COMPILED and _built is not BUILT:  # see brisca.game.values.refuse_mistyped
             refuse_mistyped(
                 Observation,
                 _OBSERVATION_KINDS,
@@ -1142,7 +1148,7 @@ def build_observation(
     }
     if extra:
         fields.update(extra)
-    return _build_observation(**fields)
+    return _build_observation(**fields, _built=BUILT)
 
 
 # Bots and learning environments observe at every decision, and the frozen keyword
@@ -1239,8 +1245,9 @@ class HandResult:
         replay: Any = False,
         last_trick: Any = None,
         details: Any = None,
+        _built: object = None,
     ) -> None:
-        if COMPILED:  # see brisca.game.values.refuse_mistyped
+        if COMPILED and _built is not BUILT:  # see brisca.game.values.refuse_mistyped
             refuse_mistyped(
                 HandResult,
                 _HAND_RESULT_KINDS,
@@ -1289,7 +1296,7 @@ def build_result(
     """A `HandResult`, as the engine builds it (see `brisca.game.values`): every playout
     ends with one, and the frozen keyword ``__init__`` had cost a tenth of what a
     finished hand's `step` costs."""
-    return HandResult(termination, sides, points, winner, tied, replay, last_trick, details)
+    return HandResult(termination, sides, points, winner, tied, replay, last_trick, details, BUILT)
 
 
 build_result = frozen(HandResult, build_result)

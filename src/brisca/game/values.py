@@ -2,9 +2,10 @@
 
 A hand makes a new `State` at every step, a `Trick` at every trick and a result at its
 end, so how such a value is built is much of what a step costs. Each of these values is
-a plain class with a hand-written ``__init__`` that stores its fields, made an attrs
-class in place by :func:`frozen`: attrs gives it ``attrs.fields``, ``attrs.evolve``,
-equality, hashing, a repr and a ``__setattr__`` that refuses every change.
+a class under ``@attr.s(frozen=True, slots=True, init=False)`` with a hand-written
+``__init__`` that stores its fields, finished by :func:`frozen`: attrs gives it
+``attrs.fields``, ``attrs.evolve``, equality, hashing, a repr and a ``__setattr__`` that
+refuses every change, and no class may extend it (:func:`sealed`).
 
 Why not ``@attrs.frozen``: its keyword ``__init__`` stores each field through
 ``object.__setattr__``, which cost more than the rest of a step; and compiled with
@@ -21,22 +22,24 @@ the ``__init__`` turns into the class itself on its last line::
 
 and the class's own ``__init__`` (``Trick(...)``, ``attrs.evolve``, pickling) builds
 through it. Compiled, ``__init__`` stores into the native struct directly, unseen by
-the frozen ``__setattr__``. The engine builds each value through a module function,
-``build_trick(...)``, which returns ``Trick(...)``: compiled code calls it natively,
-and interpreted, :func:`frozen` puts the builder in its place.
+the frozen ``__setattr__``, once :func:`refuse_mistyped` has checked what it is given.
+The engine builds each value through a module function, ``build_trick(...)``, which
+returns ``Trick(..., BUILT)``: compiled code calls it natively, and the value skips the
+check of fields the engine made; interpreted, :func:`frozen` puts the builder in its
+place.
 """
 
 from __future__ import annotations
 
 import types
 from collections.abc import Callable
-from typing import Any, TypeVar, cast
+from typing import Any, Final, TypeVar, cast
 
 import attr
 
 from brisca.game.errors import StateError
 
-__all__ = ["COMPILED", "Kind", "frozen", "refuse_mistyped", "sealed"]
+__all__ = ["BUILT", "COMPILED", "Kind", "frozen", "refuse_mistyped", "sealed"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -49,6 +52,10 @@ def _compiled() -> bool:
 #: Whether the library's core runs compiled (mypyc), or as plain Python.
 COMPILED = _compiled()
 
+
+#: What the engine's build functions (``build_state(...)``) pass a value's ``__init__``
+#: last: the fields are the engine's own, so it skips `refuse_mistyped`.
+BUILT: Final = object()
 
 #: What a field may hold, for `refuse_mistyped`: a type or a tuple of types
 #: (``isinstance``), a predicate, or ``None`` for anything.
@@ -68,10 +75,14 @@ def refuse_mistyped(cls: type, kinds: tuple[Kind, ...], values: tuple[object, ..
         StateError: a value is not of its kind; the message names the field and the
             value's type, never the value (it may hold hidden cards).
     """
-    for index, (kind, value) in enumerate(zip(kinds, values, strict=True)):
-        if kind is None or (
-            isinstance(value, kind) if isinstance(kind, (type, tuple)) else kind(value)
-        ):
+    for index in range(len(kinds)):  # an index loop: compiled, no iterator is made
+        kind, value = kinds[index], values[index]
+        if kind is None or type(value) is kind:  # the common case, at once
+            continue
+        if isinstance(kind, (type, tuple)):
+            if isinstance(value, kind):
+                continue
+        elif kind(value):
             continue
         name = [a.name for a in attr.fields(cls) if a.init][index]
         raise StateError(
