@@ -467,12 +467,11 @@ def refusal(state: object, action: object) -> str | None:
 
 def _refusal(state: State, action: object, plan: _Plan) -> str | None:
     seat = state.to_act
-    kind = type(action)
-    if kind is Play:
+    if type(action) is Play:  # narrowed so: compiled, the card is read from the play itself
         if seat is None:
             return "the hand is over"
         try:
-            card = cast(Play, action).card
+            card = action.card
         except AttributeError:
             return _MALFORMED
         if type(card) is not Card:  # set past the converter: it may compare as anything
@@ -488,6 +487,7 @@ def _refusal(state: State, action: object, plan: _Plan) -> str | None:
             return None
         allowed, duty = limit(state, seat)
         return None if card in allowed else duty
+    kind = type(action)
     variant = owner(kind)
     if variant is None:
         return f"not a brisca action: a {type(action).__name__}"
@@ -645,7 +645,10 @@ def step(state: object, action: object) -> tuple[Any, tuple[Event, ...]]:
             return _advance(state, cast(Action, action), log, plan), tuple(log)
         seat: int = state.to_act  # type: ignore[assignment]
         card = action.card
-        played = _PLAYED[card].get(seat) or _seat_event(_PLAYED, CardPlayed, seat, card)
+        slots = _PLAYED[card]
+        played = slots[seat] if type(seat) is int and 0 <= seat < _MOST_SEATS else None
+        if played is None:
+            played = _seat_event(slots, CardPlayed, seat, card)
         if plan.quiet_plays:
             # No hook to run and no trump to reveal (a legal play has its trump chosen):
             # the card is the whole story, unless it completes its trick.
@@ -717,10 +720,16 @@ def _revealed(state: State) -> TrumpRevealed:
 
 # The events of plays, draws, tricks and hand ends, made once each: they are values, few
 # (seats by cards, or by points and trick), and a step makes several, so `step` reuses them.
-# Plays and draws are kept by card, then seat: no key tuple to build and hash.
-_PLAYED: Final[dict[Card, dict[int, Event]]] = {c: {} for c in deck_cards(DeckKind.SPANISH48)}
-_WON: Final[dict[tuple[Any, ...], Event]] = {}
-_DRAWN: Final[dict[Card, dict[int, Event]]] = {c: {} for c in deck_cards(DeckKind.SPANISH48)}
+# Plays and draws are kept by card, then in a list by seat: no key tuple to build and hash.
+_MOST_SEATS: Final = 6
+_PLAYED: Final[dict[Card, list[Event | None]]] = {
+    c: [None] * _MOST_SEATS for c in deck_cards(DeckKind.SPANISH48)
+}
+_MOST_TRICKS: Final = 48
+_WON: Final[list[dict[int, Event]]] = [{} for _ in range(_MOST_TRICKS)]
+_DRAWN: Final[dict[Card, list[Event | None]]] = {
+    c: [None] * _MOST_SEATS for c in deck_cards(DeckKind.SPANISH48)
+}
 _ENDED: Final[dict[tuple[Any, ...], Event]] = {}
 
 
@@ -739,18 +748,14 @@ _KEY_TYPES: Final = frozenset({int, Card, type(None)})
 
 
 def _seat_event(
-    made: dict[Card, dict[int, Event]], kind: Callable[..., Event], seat: Any, card: Card
+    slots: list[Event | None], kind: Callable[..., Event], seat: Any, card: Card
 ) -> Event:
-    """`kind(seat, card)`, kept by card and seat when the seat is one a table has: a
-    hand-built state's odd seat must not come back in another game's events, nor grow
-    the cache."""
+    """`kind(seat, card)`, kept in the card's `slots` when the seat is one a table has: a
+    hand-built state's odd seat must not come back in another game's events."""
     event = kind(seat, card)
     if type(seat) is int and 0 <= seat < _MOST_SEATS:
-        made[card][seat] = event
+        slots[seat] = event
     return event
-
-
-_MOST_SEATS: Final = 6
 
 
 def _int_tuple(value: object) -> bool:
@@ -792,8 +797,20 @@ def _play(state: State, action: Play, log: Log, plan: _Plan) -> State:
         total += points[played]
     tricks = state.tricks + (build_trick(trick[0][0], trick, winner, total),)  # noqa: RUF005
     if log is not None:
-        won = (winner, total, len(state.tricks))
-        log.append(_WON.get(won) or _event(_WON, TrickWon, *won))
+        number = len(state.tricks)
+        # Kept by trick, then by points and winner in one int: no key tuple to build and
+        # hash. Only exact ints in range: a hand-built state's odd winner must not come
+        # back in another game's events.
+        exact = type(winner) is int and type(total) is int
+        if exact and 0 <= winner < 8 and total >= 0 and number < _MOST_TRICKS:
+            by_points = _WON[number]
+            key = total * 8 + winner
+            won = by_points.get(key)
+            if won is None:
+                won = by_points[key] = TrickWon(winner, total, number)
+        else:
+            won = TrickWon(winner, total, number)
+        log.append(won)
     to_act = None if len(tricks) == table.tricks_total else winner
     stock, trump_card, ledger = state.stock, state.trump_card, state.ledger
     if stock or trump_card is not None:
@@ -823,9 +840,9 @@ def _play(state: State, action: Play, log: Log, plan: _Plan) -> State:
                 if card is turned:  # once a hand: the turned card, drawn in view
                     log.append(CardsDrawn(drawer, card, True))
                 else:
-                    log.append(
-                        _DRAWN[card].get(drawer) or _seat_event(_DRAWN, CardsDrawn, drawer, card)
-                    )
+                    slots = _DRAWN[card]
+                    drawn = slots[drawer] if 0 <= drawer < _MOST_SEATS else None
+                    log.append(drawn or _seat_event(slots, CardsDrawn, drawer, card))
         stock = stock[len(order) :]
     after = build_state(
         table,
