@@ -122,6 +122,31 @@ def test_a_hand_built_action_is_malformed_everywhere(action: object) -> None:
             state = brisca.apply(state, brisca.legal_actions(state)[0])
 
 
+def test_an_offered_action_set_anew_past_its_constructor_is_malformed() -> None:
+    """The actions the library hands out again (each variant's offers, the actions
+    parse_action reads) are known well formed at once; one whose field has been set
+    anew since, to any value of another type, is refused as any hand-built action is."""
+    from brisca.game.actions import well_formed
+    from brisca.game.variants import VARIANTS
+
+    offered = [action for variant in VARIANTS for action in variant.universe]
+    offered.append(brisca.parse_action("signal wink"))
+    assert len(offered) > 200 and all(well_formed(action) for action in offered)
+    for action in offered:
+        fields = attrs.fields(type(action))
+        if not fields:
+            continue
+        name = fields[0].name
+        kept = getattr(action, name)
+        try:
+            for fake in (_EqualToAll(), _EqualToNothing(), None, 1.0, "1O"):
+                object.__setattr__(action, name, fake)
+                assert not well_formed(action), (action, fake)
+        finally:
+            object.__setattr__(action, name, kept)  # the library's own object: put back
+        assert well_formed(action)
+
+
 def test_swap_when_swaps_are_off() -> None:
     with pytest.raises(IllegalActionError, match="swaps are off"):
         brisca.apply(STATE, Swap(STATE.hands[0][0]))

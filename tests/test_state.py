@@ -29,6 +29,8 @@ from brisca.game.state import (
     Trick,
     build_state,
     build_trick,
+    evolve_ledger,
+    evolve_state,
 )
 
 
@@ -114,6 +116,44 @@ def test_built_state_is_a_frozen_state_equal_to_the_attrs_one() -> None:
         built.to_act = 1  # type: ignore[misc]
     assert attrs.evolve(built, to_act=1).to_act == 1 and built.to_act == 0
     assert attrs.evolve(built, to_act=None).is_over
+
+
+@pytest.mark.parametrize(
+    "changes",
+    [
+        {"to_act": None},
+        {"to_act": 1, "trail": ((), brisca.Pass())},
+        {"hands": ((), ()), "trump_card": None, "stock": ()},
+        {"trick": (), "tricks": (), "trump": None},
+        {},
+    ],
+)
+def test_evolve_state_is_attrs_evolve(changes: dict[str, Any]) -> None:
+    """The variants' evolve_state gives the state attrs.evolve does, is_over too, and
+    leaves the state it started from as it was."""
+    state = brisca.new_game(brisca.preset("spanish-4p"), seed=3)
+    for _ in range(6):  # mid-hand: a trick done and one under way, so no two fields alike
+        state = brisca.apply(state, brisca.legal_actions(state)[-1])
+    assert state.tricks and state.trick
+    before = copy.copy(state)
+    ledger = evolve_ledger(state.ledger, black_hand=2, swaps=())
+    assert ledger == attrs.evolve(state.ledger, black_hand=2, swaps=())
+    ours, theirs = (
+        evolve_state(state, ledger=ledger, **changes),
+        attrs.evolve(state, ledger=ledger, **changes),
+    )
+    assert type(ours) is State and ours == theirs and ours.trail == theirs.trail
+    assert ours.is_over is theirs.is_over is (ours.to_act is None)
+    assert state == before and state.ledger.black_hand is None
+
+
+def test_evolve_state_refuses_a_field_it_has_not() -> None:
+    """A slip in the library's own code is a TypeError, as from attrs.evolve."""
+    state = brisca.new_game(brisca.preset("spanish-2p"), seed=3)
+    with pytest.raises(TypeError, match="no field 'is_over'"):
+        evolve_state(state, is_over=True)
+    with pytest.raises(TypeError, match="no field 'signal'"):
+        evolve_ledger(state.ledger, signal=())
 
 
 def test_built_trick_is_a_frozen_trick() -> None:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import operator
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
-from typing import Any, ClassVar, TypeAlias, Union
+from typing import Any, ClassVar, TypeAlias, TypeVar, Union
 
 import attr
 import attrs
@@ -363,6 +363,22 @@ def _number(digits: str, text: str) -> int:
 _READ: dict[str, Action] = {}
 
 
+# The actions the library hands out again and again (the variants' offers, the actions
+# parse_action reads), with their fields as their constructor made them, by identity:
+# `well_formed` knows such an action at once while its fields are still those objects.
+# Bounded by the finite vocabulary, as _READ is; an entry keeps its action alive, so
+# its id is never another object's.
+_MADE: dict[int, tuple[Any, tuple[str, ...], tuple[object, ...]]] = {}
+_A = TypeVar("_A", bound=attrs.AttrsInstance)
+
+
+def made(action: _A) -> _A:
+    """`action`, a value of its constructor's, from now on known to `well_formed` at once."""
+    names = tuple(f.name for f in attrs.fields(type(action)))
+    _MADE[id(action)] = (action, names, tuple(getattr(action, name) for name in names))
+    return action
+
+
 def well_formed(action: object) -> bool:
     """Whether `action` is an action its constructor makes: of an action type, every
     field set, each of the type the constructor keeps and equal to it. One built past
@@ -372,6 +388,12 @@ def well_formed(action: object) -> bool:
     >>> well_formed(Play("1O")), well_formed(object.__new__(Play)), well_formed("1O")
     (True, False, False)
     """
+    known = _MADE.get(id(action))
+    if known is not None and known[0] is action:
+        _, names, values = known
+        # A field set anew past the constructor since is checked as any action is.
+        if all(getattr(action, n) is v for n, v in zip(names, values, strict=True)):
+            return True
     kind: Any = type(action)
     if kind not in ACTION_TYPES:
         return False
@@ -404,7 +426,7 @@ def parse_action(text: object) -> Action:
             return known
         action = _parse(text)
         if str(action) == text:
-            _READ[text] = action
+            _READ[text] = made(action)
         return action
     return _parse(text)
 

@@ -16,7 +16,6 @@ from collections.abc import Callable, Iterable
 from typing import Any, Final, TypeVar, cast, overload
 
 import attr
-import attrs
 
 from brisca.game.actions import PLAYS, Action, Play, parse_action, well_formed
 from brisca.game.cards import Card, DeckKind, Suit, deck_cards
@@ -58,6 +57,7 @@ from brisca.game.state import (
     build_result,
     build_state,
     build_trick,
+    evolve_state,
     seating_for,
 )
 from brisca.game.tricks import winning
@@ -702,7 +702,7 @@ def _extra(state: State, action: Action, log: Log, plan: _Plan) -> State:
     rule = owner(type(action))
     assert rule is not None  # a legal action that is not a play has its variant
     seat: int = state.to_act  # type: ignore[assignment]
-    after = attrs.evolve(rule.apply(state, seat, action, log), trail=(state.trail, action))
+    after = evolve_state(rule.apply(state, seat, action, log), trail=(state.trail, action))
     return _after_cards_move(after, log, plan) if rule.moves_cards else after
 
 

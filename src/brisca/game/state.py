@@ -610,6 +610,29 @@ def build_ledger(
 build_ledger = frozen(Ledger, build_ledger)
 
 
+def evolve_ledger(ledger: Ledger, **changes: Any) -> Ledger:
+    """``attrs.evolve(ledger, **changes)`` for the engine's own changes (see `evolve_state`)."""
+    _known(changes, _LEDGER_FIELDS, "Ledger")
+    return build_ledger(
+        changes.get("swaps", ledger.swaps),
+        changes.get("signals", ledger.signals),
+        changes.get("black_hand", ledger.black_hand),
+        changes.get("trump_card_drawn", ledger.trump_card_drawn),
+        changes.get("bids", ledger.bids),
+        changes.get("contract", ledger.contract),
+        changes.get("cantes", ledger.cantes),
+    )
+
+
+def _known(changes: dict[str, Any], fields: frozenset[str], name: str) -> None:
+    for key in changes:
+        if key not in fields:  # a slip in the library's own code, as attrs.evolve says it
+            raise TypeError(f"{name} has no field {key!r}")
+
+
+_LEDGER_FIELDS: Final = frozenset(f.name for f in attrs.fields(Ledger))
+
+
 _STATE_KINDS: Final[tuple[Kind, ...]] = (
     Seating,
     Deal,
@@ -901,6 +924,30 @@ def build_state(
 
 
 build_state = frozen(State, build_state)
+
+
+def evolve_state(state: State, **changes: Any) -> State:
+    """``attrs.evolve(state, **changes)`` for the engine's own changes, which are of the
+    right kinds: built as the engine builds a state. ``attrs.evolve`` goes through the
+    class's ``__init__``, which the compiled build makes check every field, and reads
+    the fields by name from Python: a variant's action cost several times a play."""
+    _known(changes, _STATE_FIELDS, "State")
+    return build_state(
+        changes.get("seating", state.seating),
+        changes.get("deal", state.deal),
+        changes.get("trump", state.trump),
+        changes.get("trump_card", state.trump_card),
+        changes.get("hands", state.hands),
+        changes.get("stock", state.stock),
+        changes.get("trick", state.trick),
+        changes.get("tricks", state.tricks),
+        changes.get("to_act", state.to_act),
+        changes.get("ledger", state.ledger),
+        changes.get("trail", state.trail),
+    )
+
+
+_STATE_FIELDS: Final = frozenset(f.name for f in attrs.fields(State) if f.init)
 
 
 _OBSERVATION_KINDS: Final[tuple[Kind, ...]] = (

@@ -24,11 +24,16 @@ def winning(
     trick: tuple[tuple[int, Card], ...] = cards if type(cards) is tuple else tuple(cards)
     strength = seating.strength
     best = trick[0]
+    # The winner's suit and strength kept, not read again for each card: compiled, a
+    # card's attribute costs a lookup by name (cards are Python objects in both builds).
+    top_suit, top = best[1].suit, strength[best[1]]
     for played in trick[1:]:
-        card, top = played[1], best[1]
-        if card.suit is top.suit:
-            if strength[card] > strength[top]:
-                best = played
-        elif card.suit is trump:
-            best = played
+        card = played[1]
+        suit = card.suit
+        if suit is top_suit:
+            stronger = strength[card]
+            if stronger > top:
+                best, top = played, stronger
+        elif suit is trump:
+            best, top_suit, top = played, suit, strength[card]
     return best

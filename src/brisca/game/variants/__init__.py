@@ -9,6 +9,9 @@ agree for every variant, and a new rule is one module and one line here.
 
 from __future__ import annotations
 
+from typing import Final
+
+from brisca.game.actions import made
 from brisca.game.variants import arrastre, auction, black_hand, cantes, signals, swaps
 from brisca.game.variants.variant import Log, Variant
 
@@ -25,7 +28,11 @@ VARIANTS: tuple[Variant, ...] = (
     auction.VARIANT,
 )
 
-_OWNERS = {kind: variant for variant in VARIANTS for kind in variant.actions}
+_OWNERS: Final = {kind: variant for variant in VARIANTS for kind in variant.actions}
+
+for _variant in VARIANTS:  # the actions the variants offer, known well formed at once
+    for _action in _variant.universe:
+        made(_action)
 
 
 def owner(kind: type) -> Variant | None:

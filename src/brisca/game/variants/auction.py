@@ -15,7 +15,7 @@ hand is void and is dealt again by the match's next dealer [P].
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 import attrs
 
@@ -32,6 +32,8 @@ from brisca.game.state import (
     Seat,
     State,
     Termination,
+    evolve_ledger,
+    evolve_state,
     seating_for,
 )
 from brisca.game.variants.cantes import MAX_CANTE_POINTS
@@ -80,7 +82,7 @@ def _max_bid(state: State) -> int:
 
 
 #: The calls of an auction; while it runs, every other action waits for the trump.
-_CALLS = (Bid, BidRank, Pass, NameTrump, CallCard)
+_CALLS: Final = (Bid, BidRank, Pass, NameTrump, CallCard)
 
 
 def refusal(state: State, seat: Seat, action: Action) -> str | None:
@@ -188,7 +190,7 @@ def apply(state: State, seat: Seat, action: Action, log: Log) -> State:
     if isinstance(action, (NameTrump, CallCard)):
         return _choose_trump(state, action)
     bids = (*ledger.bids, BidRecord(seat, action))
-    ledger = attrs.evolve(ledger, bids=bids)
+    ledger = evolve_ledger(ledger, bids=bids)
     passed = {r.seat for r in bids if isinstance(r.bid, Pass)}
     left = [s for s in state.seating.rotation[seat] if s not in passed]
     high = next((r for r in reversed(bids) if not isinstance(r.bid, Pass)), None)
@@ -198,14 +200,15 @@ def apply(state: State, seat: Seat, action: Action, log: Log) -> State:
         and rules.chiamata_two_rule is ChiamataTwoRule.TWO_CLOSES
     )
     if not left:  # everyone passed: a void hand
-        return attrs.evolve(state, to_act=None, ledger=ledger)
+        return evolve_state(state, to_act=None, ledger=ledger)
     if high is not None and (closes or left == [high.seat]):
         contract = Contract(high.seat, high.bid)
         if log is not None:
             log.append(AuctionWon(contract.declarer, str(contract.bid)))
-        return attrs.evolve(state, to_act=high.seat, ledger=attrs.evolve(ledger, contract=contract))
+        ledger = evolve_ledger(ledger, contract=contract)
+        return evolve_state(state, to_act=high.seat, ledger=ledger)
     after = (*state.seating.rotation[seat][1:], seat)
-    return attrs.evolve(state, to_act=next(s for s in after if s not in passed), ledger=ledger)
+    return evolve_state(state, to_act=next(s for s in after if s not in passed), ledger=ledger)
 
 
 def _choose_trump(state: State, action: NameTrump | CallCard) -> State:
@@ -220,12 +223,12 @@ def _choose_trump(state: State, action: NameTrump | CallCard) -> State:
         )
     old = state.seating
     table = seating_for(old.rules, old.dealer, contract.declarer, contract.partner, old.plan)
-    return attrs.evolve(
+    return evolve_state(
         state,
         seating=table,
         trump=contract.trump,
         to_act=table.first_leader,
-        ledger=attrs.evolve(state.ledger, contract=contract),
+        ledger=evolve_ledger(state.ledger, contract=contract),
     )
 
 

@@ -9,25 +9,36 @@ play; an ``automatic`` one ends the hand the moment it forms.
 
 from __future__ import annotations
 
-import attrs
+from typing import Final
 
 from brisca.game.actions import Action, ClaimBlackHand
 from brisca.game.cards import Card
 from brisca.game.events import BlackHandClaimed
 from brisca.game.rules import BlackHand, BlackHandClaim, Rules
-from brisca.game.state import BlackHandWin, HandResult, Seat, State, Termination
+from brisca.game.state import (
+    BlackHandWin,
+    HandResult,
+    Seat,
+    State,
+    Termination,
+    evolve_ledger,
+    evolve_state,
+)
 from brisca.game.variants.variant import Log, Variant
 
 __all__ = ["RANKS", "VARIANT", "holder", "refusal", "result"]
 
 #: The ranks of trumps that make a black hand: the ace, the three and the king.
 RANKS = (1, 3, 12)
-_RANK_SET = frozenset(RANKS)
+_RANK_SET: Final = frozenset(RANKS)
 
 # Enum members as module constants: Python 3.11 looks `Enum.MEMBER` up through
-# EnumType.__getattr__, about ten times the cost of a global, and these checks run every turn.
-_OFF, _ANY_TIME = BlackHand.OFF, BlackHand.ANY_TIME
-_AUTOMATIC, _DECLARE = BlackHandClaim.AUTOMATIC, BlackHandClaim.DECLARE
+# EnumType.__getattr__, about ten times the cost of a global, and these checks run every turn;
+# Final, compiled code reads them directly.
+_OFF: Final = BlackHand.OFF
+_ANY_TIME: Final = BlackHand.ANY_TIME
+_AUTOMATIC: Final = BlackHandClaim.AUTOMATIC
+_DECLARE: Final = BlackHandClaim.DECLARE
 
 
 def _black(hand: tuple[Card, ...], state: State) -> bool:
@@ -68,7 +79,7 @@ def _offered(state: State, seat: Seat) -> tuple[Action, ...]:
 def _won(state: State, seat: Seat, automatic: bool, log: Log) -> State:
     if log is not None:
         log.append(BlackHandClaimed(seat, automatic))
-    return attrs.evolve(state, to_act=None, ledger=attrs.evolve(state.ledger, black_hand=seat))
+    return evolve_state(state, to_act=None, ledger=evolve_ledger(state.ledger, black_hand=seat))
 
 
 def _claim(state: State, seat: Seat, action: Action, log: Log) -> State:
@@ -103,7 +114,7 @@ def _possible(action: Action, rules: Rules) -> bool:
     return rules.black_hand is not _OFF and rules.black_hand_claim is _DECLARE
 
 
-_CLAIM = ClaimBlackHand()
+_CLAIM: Final = ClaimBlackHand()
 
 VARIANT: Variant = Variant(
     "black_hand",

@@ -7,13 +7,13 @@ most once. The cards are shown and stay in hand. There is no "10 de últimas".
 
 from __future__ import annotations
 
-import attrs
+from typing import Final
 
 from brisca.game.actions import Action, Sing
 from brisca.game.cards import Card, Suit
 from brisca.game.events import Announced
 from brisca.game.rules import Rules
-from brisca.game.state import Cante, Seat, State
+from brisca.game.state import Cante, Seat, State, evolve_ledger, evolve_state
 from brisca.game.variants.variant import Log, Variant
 
 __all__ = [
@@ -89,8 +89,8 @@ def apply(state: State, seat: Seat, action: Action, log: Log) -> State:
     cante = Cante(seat, suit, cante_points(suit, state.trump), len(state.tricks))
     if log is not None:
         log.append(Announced(seat, str(action)))
-    return attrs.evolve(
-        state, ledger=attrs.evolve(state.ledger, cantes=(*state.ledger.cantes, cante))
+    return evolve_state(
+        state, ledger=evolve_ledger(state.ledger, cantes=(*state.ledger.cantes, cante))
     )
 
 
@@ -98,7 +98,7 @@ def _possible(action: Action, rules: Rules) -> bool:
     return rules.cantes
 
 
-_SINGS = tuple(Sing(s) for s in Suit)
+_SINGS: Final = tuple(Sing(s) for s in Suit)
 
 VARIANT: Variant = Variant(
     "cantes",

@@ -16,13 +16,12 @@ under ``after_first_trick``, from the second trick on. A false signal is refused
 from __future__ import annotations
 
 from collections.abc import Callable
-
-import attrs
+from typing import Final
 
 from brisca.game.actions import SIGNAL_NAMES, Action, Signal
 from brisca.game.events import Signalled
 from brisca.game.rules import Rules, Signals, SignalTiming, SignalVocabulary
-from brisca.game.state import Seat, SignalRecord, State
+from brisca.game.state import Seat, SignalRecord, State, evolve_ledger, evolve_state
 from brisca.game.variants.variant import Log, Variant
 
 __all__ = ["VARIANT", "VOCABULARIES", "apply", "offered", "refusal"]
@@ -30,9 +29,12 @@ __all__ = ["VARIANT", "VOCABULARIES", "apply", "offered", "refusal"]
 Truth = Callable[[frozenset[int]], bool]
 
 # Enum members as module constants: Python 3.11 looks `Enum.MEMBER` up through
-# EnumType.__getattr__, about ten times the cost of a global, and these checks run every turn.
-_OFF, _PRE_HAND, _TEAM_PRIVATE = Signals.NONE, SignalTiming.PRE_HAND, Signals.TEAM_PRIVATE
-_AFTER_FIRST_TRICK = SignalTiming.AFTER_FIRST_TRICK
+# EnumType.__getattr__, about ten times the cost of a global, and these checks run every turn;
+# Final, compiled code reads them directly.
+_OFF: Final = Signals.NONE
+_TEAM_PRIVATE: Final = Signals.TEAM_PRIVATE
+_PRE_HAND: Final = SignalTiming.PRE_HAND
+_AFTER_FIRST_TRICK: Final = SignalTiming.AFTER_FIRST_TRICK
 
 
 #: For each vocabulary, each signal and what must be true of the trump ranks held.
@@ -76,12 +78,15 @@ def _window_refusal(state: State, seat: int) -> str | None:
     rules = state.seating.rules
     if rules.signals is _OFF:
         return "signals are off in these rules (signals='none')"
-    if rules.signal_timing is _PRE_HAND and state.tricks:
-        return "signals are made before the hand, in the first trick (signal_timing='pre_hand')"
-    if rules.signal_timing is _AFTER_FIRST_TRICK and not state.tricks:
+    timing = rules.signal_timing  # read once: every turn asks, and the rules are Python
+    if timing is _PRE_HAND:
+        if state.tricks:
+            return "signals are made before the hand, in the first trick (signal_timing='pre_hand')"
+    elif timing is _AFTER_FIRST_TRICK and not state.tricks:
         return "no signals in the first trick (signal_timing='after_first_trick')"
-    if any(s.seat == seat for s in state.ledger.signals):
-        return f"seat {seat} has signalled already this hand"
+    for made in state.ledger.signals:
+        if made.seat == seat:
+            return f"seat {seat} has signalled already this hand"
     return None
 
 
@@ -95,7 +100,7 @@ def offered(state: State, seat: Seat) -> tuple[Action, ...]:
         return ()
     ranks = _trump_ranks(state, seat)
     vocabulary = VOCABULARIES[state.seating.rules.signal_vocabulary]
-    return tuple(Signal(name) for name, truth in vocabulary.items() if truth(ranks))
+    return tuple(_SIGNALS[name] for name, truth in vocabulary.items() if truth(ranks))
 
 
 def apply(state: State, seat: Seat, action: Action, log: Log) -> State:
@@ -108,8 +113,8 @@ def apply(state: State, seat: Seat, action: Action, log: Log) -> State:
         log.append(
             Signalled(seat, action.name, table.sides[table.side_of[seat]] if private else None)
         )
-    return attrs.evolve(
-        state, ledger=attrs.evolve(state.ledger, signals=(*state.ledger.signals, record))
+    return evolve_state(
+        state, ledger=evolve_ledger(state.ledger, signals=(*state.ledger.signals, record))
     )
 
 
@@ -129,11 +134,14 @@ def _possible(action: Action, rules: Rules) -> bool:
     return isinstance(action, Signal) and rules.signals is not _OFF and action.name in vocabulary
 
 
+#: One `Signal` of each name, which `offered` hands out.
+_SIGNALS: Final = {name: Signal(name) for name in SIGNAL_NAMES}
+
 VARIANT: Variant = Variant(
     "signals",
     lambda rules: rules.signals is not _OFF,
     actions=(Signal,),
-    universe=tuple(Signal(name) for name in SIGNAL_NAMES),
+    universe=tuple(_SIGNALS.values()),
     possible=_possible,
     offered=offered,
     refusal=refusal,

@@ -8,28 +8,26 @@ in view: the trump suit never changes.
 
 from __future__ import annotations
 
-import attrs
+from typing import Final
 
 from brisca.game.actions import Action, Swap
 from brisca.game.cards import Card, DeckKind, deck_cards
 from brisca.game.events import Swapped
 from brisca.game.rules import Rules, SwapDeadline, SwapRequirement, SwapTiming
-from brisca.game.state import Seat, State, SwapRecord
+from brisca.game.state import Seat, State, SwapRecord, evolve_ledger, evolve_state
 from brisca.game.variants.variant import Log, Variant
 
 __all__ = ["HIGH", "VARIANT", "apply", "offered", "refusal"]
 
 # Enum members as module constants: Python 3.11 looks `Enum.MEMBER` up through
-# EnumType.__getattr__, about ten times the cost of a global, and these checks run every turn.
-_PRE_FIRST_TRICK_ONLY, _AFTER_WINNING_TRICK = (
-    SwapTiming.PRE_FIRST_TRICK_ONLY,
-    SwapTiming.AFTER_WINNING_TRICK,
-)
-_PLAYER, _SIDE = SwapRequirement.PLAYER, SwapRequirement.SIDE
-_STOCK_NONEMPTY, _BEFORE_PENULTIMATE_TRICK = (
-    SwapDeadline.STOCK_NONEMPTY,
-    SwapDeadline.BEFORE_PENULTIMATE_TRICK,
-)
+# EnumType.__getattr__, about ten times the cost of a global, and these checks run every turn;
+# Final, compiled code reads them directly.
+_PRE_FIRST_TRICK_ONLY: Final = SwapTiming.PRE_FIRST_TRICK_ONLY
+_AFTER_WINNING_TRICK: Final = SwapTiming.AFTER_WINNING_TRICK
+_PLAYER: Final = SwapRequirement.PLAYER
+_SIDE: Final = SwapRequirement.SIDE
+_STOCK_NONEMPTY: Final = SwapDeadline.STOCK_NONEMPTY
+_BEFORE_PENULTIMATE_TRICK: Final = SwapDeadline.BEFORE_PENULTIMATE_TRICK
 
 #: Ranks of a "high" turned card.
 HIGH = (1, 3, 12, 11, 10)
@@ -134,7 +132,7 @@ def offered(state: State, seat: Seat) -> tuple[Action, ...]:
     assert turned is not None
     first = not state.tricks and not state.trick
     return tuple(
-        Swap(c)
+        _SWAPS[c]
         for c in state.hands[seat]
         if c.suit is trump and _exchange(state, c, turned, first) is None
     )
@@ -148,21 +146,24 @@ def apply(state: State, seat: Seat, action: Action, log: Log) -> State:
     hands = list(state.hands)
     hands[seat] = (*(c for c in hands[seat] if c is not card), turned)
     record = SwapRecord(seat, card, turned, len(state.tricks))
-    ledger = attrs.evolve(state.ledger, swaps=(*state.ledger.swaps, record))
+    ledger = evolve_ledger(state.ledger, swaps=(*state.ledger.swaps, record))
     if log is not None:
         log.append(Swapped(seat, card, turned))
-    return attrs.evolve(state, hands=tuple(hands), trump_card=card, ledger=ledger)
+    return evolve_state(state, hands=tuple(hands), trump_card=card, ledger=ledger)
 
 
 def _possible(action: Action, rules: Rules) -> bool:
     return isinstance(action, Swap) and rules.swap_enabled and action.card in rules.cards
 
 
+#: One `Swap` of each card that may be swapped (a 2 or a 7), which `offered` hands out.
+_SWAPS: Final = {c: Swap(c) for c in deck_cards(DeckKind.SPANISH48) if c.rank in (2, 7)}
+
 VARIANT: Variant = Variant(
     "swaps",
     lambda rules: rules.swap_enabled,
     actions=(Swap,),
-    universe=tuple(Swap(c) for c in deck_cards(DeckKind.SPANISH48) if c.rank in (2, 7)),
+    universe=tuple(_SWAPS.values()),
     possible=_possible,
     offered=offered,
     refusal=refusal,
