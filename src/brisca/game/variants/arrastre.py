@@ -13,9 +13,9 @@ For a follower, with L the led suit, T trump and W the card winning so far:
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
-from brisca.game.cards import Card, Suit
+from brisca.game.cards import Card, DeckKind, Suit, deck_cards
 from brisca.game.rules import CannotOvertrump, Overtrump, PlayObligation
 from brisca.game.state import Played, Seat, State
 from brisca.game.tricks import winning
@@ -24,12 +24,18 @@ from brisca.game.variants.variant import Variant
 __all__ = ["VARIANT", "in_force", "known_voids", "playable"]
 
 # Enum members as module constants: Python 3.11 looks `Enum.MEMBER` up through
-# EnumType.__getattr__, about ten times the cost of a global, and these checks run every turn.
-_FREE, _WHOLE_HAND = PlayObligation.FREE, PlayObligation.ARRASTRE_WHOLE_HAND
-_ANY_TRUMP, _MUST_UNDERTRUMP = Overtrump.ANY_TRUMP, CannotOvertrump.MUST_UNDERTRUMP
+# EnumType.__getattr__, about ten times the cost of a global, and these checks run every turn;
+# Final, compiled code reads them directly.
+_FREE: Final = PlayObligation.FREE
+_WHOLE_HAND: Final = PlayObligation.ARRASTRE_WHOLE_HAND
+_ANY_TRUMP: Final = Overtrump.ANY_TRUMP
+_MUST_UNDERTRUMP: Final = CannotOvertrump.MUST_UNDERTRUMP
 
 # What a follower void in the led suit and holding trumps must play (step 2).
-_NONE, _ANY, _OVER_ELSE_ANY, _OVER_ELSE_FREE = range(4)
+_NONE: Final = 0
+_ANY: Final = 1
+_OVER_ELSE_ANY: Final = 2
+_OVER_ELSE_FREE: Final = 3
 
 
 def in_force(state: State) -> bool:
@@ -62,7 +68,6 @@ def playable(state: State, seat: Seat) -> tuple[tuple[Card, ...], str]:
     table, rules, trump = state.seating, state.seating.rules, state.trump
     strength = table.strength
     led = state.trick[0][1].suit
-    led_name = led.spanish_name.lower()
     win_seat, win = winning(state.trick, trump, table)
     follow = tuple(c for c in hand if c.suit is led)
     if follow:
@@ -71,9 +76,9 @@ def playable(state: State, seat: Seat) -> tuple[tuple[Card, ...], str]:
             if over:
                 return (
                     over,
-                    f"must follow {led_name} and beat the {win.spanish_name} (arrastre)",
+                    f"must follow {_named(led)} and beat the {_CARD_NAMES[win]} (arrastre)",
                 )
-        return follow, f"must follow {led_name} (arrastre)"
+        return follow, f"must follow {_named(led)} (arrastre)"
     trumps = tuple(c for c in hand if c.suit is trump)
     if not trumps:
         return hand, ""
@@ -81,19 +86,33 @@ def playable(state: State, seat: Seat) -> tuple[tuple[Card, ...], str]:
     if duty == _NONE:
         return hand, ""
     if duty == _ANY:
-        return trumps, f"void in {led_name}, must trump (arrastre)"
+        return trumps, f"void in {_named(led)}, must trump (arrastre)"
     over = tuple(c for c in trumps if strength[c] > strength[win])
     if over:
         return (
             over,
-            f"void in {led_name}, must beat the {win.spanish_name} (arrastre)",
+            f"void in {_named(led)}, must beat the {_CARD_NAMES[win]} (arrastre)",
         )
     if duty == _OVER_ELSE_ANY:
         return (
             trumps,
-            f"void in {led_name}, must play a trump (arrastre: contrafallo)",
+            f"void in {_named(led)}, must play a trump (arrastre: contrafallo)",
         )
     return hand, ""
+
+
+# The names a duty gives, made once: a suit's and a card's names are Python properties
+# (the suit's through the enum's own), which every limited turn ran; a suit is found by
+# identity, since an enum member hashes through Python code too.
+_SUIT_NAMES: Final = tuple((suit, suit.spanish_name.lower()) for suit in Suit)
+_CARD_NAMES: Final = {card: card.spanish_name for card in deck_cards(DeckKind.SPANISH48)}
+
+
+def _named(suit: Suit) -> str:
+    for known, name in _SUIT_NAMES:
+        if known is suit:
+            return name
+    return suit.spanish_name.lower()
 
 
 def known_voids(state: State) -> tuple[frozenset[Suit], ...]:
