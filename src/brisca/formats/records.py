@@ -80,7 +80,14 @@ import attrs
 
 from brisca.game.actions import Action, parse_action, parse_actions
 from brisca.game.cards import Card
-from brisca.game.engine import MAX_HAND_NUMBER, apply, checked_deck, new_game, result
+from brisca.game.engine import (
+    MAX_HAND_NUMBER,
+    applied_in_turn,
+    apply,
+    checked_deck,
+    new_game,
+    result,
+)
 from brisca.game.errors import (
     BARE_ERRORS,
     BriscaError,
@@ -745,12 +752,9 @@ def replay_from(state: State, texts: Sequence[str]) -> State:
         with contextlib.suppress(NotationError):
             actions = parse_actions(texts)
     if actions is not None:  # every text reads: only the rules can refuse one
-        index = 0
-        try:
-            for index, action in enumerate(actions):  # noqa: B007 (the index names a refusal)
-                state = apply(state, action)
-        except IllegalActionError as error:
-            raise IllegalActionError(_at(index, texts[index], error)) from None
+        state, done, refused = applied_in_turn(state, actions)
+        if refused is not None:
+            raise IllegalActionError(_at(done, texts[done], refused))
         return state
     last = state
     for last in _played(state, texts):  # noqa: B007 (the last one)

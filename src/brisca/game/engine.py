@@ -613,6 +613,23 @@ def apply(state: object, action: object) -> Any:
         raise as_brisca_error("the state", error) from None
 
 
+def applied_in_turn(
+    state: State, actions: tuple[Action, ...]
+) -> tuple[State, int, IllegalActionError | None]:
+    """`state` after `actions`, applied in turn until one is illegal: the state reached,
+    how many were applied, and why the next was refused (``None`` when all were
+    applied). A replay's loop, run where `apply` runs: compiled, it calls `apply`
+    directly, where a loop in Python calls it through its Python entry point."""
+    done = 0
+    try:
+        for action in actions:
+            state = apply(state, action)
+            done += 1
+    except IllegalActionError as error:
+        return state, done, error
+    return state, done, None
+
+
 @overload
 def step(state: State, action: Action | str) -> tuple[State, tuple[Event, ...]]: ...
 @overload
@@ -861,8 +878,10 @@ def _play(state: State, action: Play, log: Log, plan: _Plan) -> State:
 
 
 # Enum members as module constants: Python 3.11 looks `Enum.MEMBER` up through
-# EnumType.__getattr__, about ten times the cost of a global.
-_OVER_60, _LAST_TRICK = HandWinRule.OVER_60, TieRule.LAST_TRICK
+# EnumType.__getattr__, about ten times the cost of a global; Final, compiled code reads
+# them directly.
+_OVER_60: Final = HandWinRule.OVER_60
+_LAST_TRICK: Final = TieRule.LAST_TRICK
 _REPLAYS: Final = (TieRule.REPLAY, TieRule.REPLAY_DOUBLE_STAKE)
 _PLAYED_OUT: Final = Termination.PLAYED_OUT
 
