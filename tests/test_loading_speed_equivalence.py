@@ -8,6 +8,7 @@ path it shortcuts: the same states, and the same refusals, type and message alik
 
 from __future__ import annotations
 
+import collections
 import itertools
 import json
 import random
@@ -25,7 +26,7 @@ from brisca.formats.records import GameRecord, read_record_rules, replay, replay
 from brisca.game import actions as actions_module
 from brisca.game.actions import SIGNAL_NAMES, parse_action, parse_actions
 from brisca.game.cards import RANKS, Card, Suit
-from brisca.game.jsonio import MAX_DEPTH, depth, parse, refuse_lone_surrogates
+from brisca.game.jsonio import MAX_DEPTH, depth, parse, plain_json, refuse_lone_surrogates
 from brisca.game.match import MAX_DEAL_ACTIONS
 from brisca.game.presets import PRESETS, read_rules
 
@@ -181,6 +182,10 @@ def test_lone_surrogates_are_refused_as_by_the_encoder(data: object) -> None:
 # --- Rules ----------------------------------------------------------------------------
 
 
+class _Named(str):
+    """A preset's name that is not plain text."""
+
+
 RULES_FORMS: list[object] = [
     *({"preset": name, "overrides": {}} for name in PRESETS),
     *({"preset": name} for name in PRESETS),
@@ -193,6 +198,11 @@ RULES_FORMS: list[object] = [
     {"preset": "spanish-2p", "overrides": []},
     {"preset": "spanish-2p", "overrides": None},
     {"preset": "spanish-2p", "extra": 1},
+    {"preset": "spanish-2p", "extra": {}},
+    {"preset": "spanish-2p", "overrides": {}, "extra": {}},
+    {"preset": "spanish-2p", "overrides": collections.OrderedDict()},
+    {"preset": _Named("spanish-2p"), "overrides": {}},
+    {"preset": "Spanish-2p", "overrides": {}},
     {"options": PRESETS["arrastre-4p"].to_dict()},
     {"options": {**PRESETS["arrastre-4p"].to_dict(), "match_target": 7}},
     {"options": {"num_players": "two"}},
@@ -206,7 +216,7 @@ def test_record_rules_read_as_the_presets_read_them(form: dict[str, object]) -> 
     expected = outcome(lambda: read_rules(form))
     for _ in range(2):  # uncached, then cached
         assert outcome(lambda: read_record_rules(form)) == expected
-    if expected[0] == "value":
+    if expected[0] == "value" and plain_json(form):  # else read uncached, as it reads
         rules, _ = read_record_rules(form)
         same = [p for p in PRESETS.values() if p == rules]
         assert (rules is same[0]) if same else rules not in PRESETS.values()
