@@ -150,6 +150,14 @@ def played(name: str, moves: int, seed: int = 3) -> State:
     return state
 
 
+def hand_values(state: State) -> list[Any]:
+    """The values of a hand mid-way (a trick done): the state, a trick, its deal,
+    seating and ledger, and a seat's observation."""
+    assert state.tricks
+    view = brisca.observe(state, 1)
+    return [state, state.tricks[0], state.deal, state.seating, state.ledger, view]
+
+
 def forge(value: T, **changes: Any) -> T | None:
     """``attrs.evolve(value, **changes)``: a value no game makes, or ``None`` when the value
     does not take the forgery as given. The compiled build checks a field's type as it

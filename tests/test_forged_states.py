@@ -20,7 +20,7 @@ from typing import Any
 
 import attrs
 import pytest
-from helpers import JUNK, forge, played
+from helpers import JUNK, forge, hand_values, played
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -385,12 +385,7 @@ def _genuine_values() -> list[Any]:
     ended = played("spanish-2p", 999)
     card = brisca.Card.parse("3C")
     return [
-        state,
-        state.tricks[0],
-        state.deal,
-        state.seating,
-        state.ledger,
-        brisca.observe(state, 1),
+        *hand_values(state),
         brisca.result(ended),
         ev.CardPlayed(0, card),
         ev.TrickWon(0, 11, 0),

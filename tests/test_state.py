@@ -9,6 +9,7 @@ from typing import Any
 
 import attrs
 import pytest
+from helpers import hand_values
 
 import brisca
 from brisca.game.engine import _plan
@@ -53,15 +54,7 @@ def _values_of_a_hand() -> list[Any]:
     state = brisca.new_game(brisca.preset("spanish-4p"), seed=3)
     while not state.tricks:
         state = brisca.apply(state, brisca.legal_actions(state)[0])
-    return [
-        state,
-        state.tricks[0],
-        state.deal,
-        state.seating,
-        state.ledger,
-        brisca.observe(state, 1),
-        _plan(state.rules),
-    ]
+    return [*hand_values(state), _plan(state.rules)]
 
 
 def _finished_result() -> HandResult:
