@@ -10,6 +10,7 @@ from typing import Any
 
 import attrs
 import pytest
+from helpers import assert_linear, cpu_seconds
 from hypothesis import given
 from hypothesis import strategies as st
 from strategies import any_json
@@ -672,22 +673,15 @@ def _void_hands_record(hands: int) -> str:
 
 def test_loading_a_match_costs_linear_time() -> None:
     """2,000 void hands took 2.4 s against 0.7 s for 1,000: the seed stream was re-read
-    for every deal. Loading 10 times the hands must cost well under 20 times as much."""
-    import time
-
+    for every deal. Twice the hands must cost about twice as much."""
     from brisca.formats.saves import loads_match
 
-    def best(text: str) -> float:
-        times = []
-        for _ in range(3):
-            start = time.perf_counter()
-            loads_match(text)
-            times.append(time.perf_counter() - start)
-        return min(times)
-
-    small, large = _void_hands_record(200), _void_hands_record(2000)
+    small, large = _void_hands_record(1000), _void_hands_record(2000)
     assert loads_match(large).hand_number == 2000
-    assert best(large) < 20 * best(small)
+    assert_linear(
+        lambda: cpu_seconds(lambda: loads_match(small), 3),
+        lambda: cpu_seconds(lambda: loads_match(large), 3),
+    )
 
 
 def test_records_past_the_deal_limit_are_refused_before_replay() -> None:

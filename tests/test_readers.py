@@ -7,9 +7,7 @@ builds are amortised linear, but ramp up over the first MiBs and would blur the 
 
 from __future__ import annotations
 
-import contextlib
 import functools
-import gc
 import io
 import json
 import random
@@ -18,7 +16,7 @@ from collections.abc import Callable
 
 import attrs
 import pytest
-from helpers import assert_linear
+from helpers import assert_linear, cpu_seconds
 from hypothesis import given
 from hypothesis import strategies as st
 from strategies import any_json
@@ -43,22 +41,6 @@ NotationError = brisca.NotationError
 # --- Timing -------------------------------------------------------------------------
 
 
-def _seconds(read: Callable[[str], object], text: str, repeats: int = 5) -> float:
-    """The CPU seconds of one `read(text)`, the best of `repeats`; BriscaErrors count as reads."""
-    gc.collect()
-    gc.disable()
-    try:
-        best = float("inf")
-        for _ in range(repeats):
-            start = time.process_time()
-            with contextlib.suppress(brisca.BriscaError):
-                read(text)
-            best = min(best, time.process_time() - start)
-        return best
-    finally:
-        gc.enable()
-
-
 def _assert_linear(
     read: Callable[[str], object], make: Callable[[int], str], n: int, *, grows: bool = True
 ) -> None:
@@ -68,7 +50,9 @@ def _assert_linear(
     """
     small, large = make(n), make(2 * n)
     assert len(large) > 1.8 * len(small) or not grows
-    assert_linear(lambda: _seconds(read, small), lambda: _seconds(read, large))
+    assert_linear(
+        lambda: cpu_seconds(lambda: read(small)), lambda: cpu_seconds(lambda: read(large))
+    )
 
 
 def _repeat(item: str, n: int) -> str:
