@@ -19,7 +19,7 @@ import sys
 from pathlib import Path
 
 import playouts
-from valgrind import difference
+from valgrind import BUILD, difference
 
 import brisca
 
@@ -47,6 +47,7 @@ def main() -> None:
         for line in names
     }
     floor = per_game[playouts.FLOOR]
+    print(f"brisca's {BUILD} build")
     print(f"{'game':<22} {'instructions/game':>18} {'x floor':>8}")
     for line, count in per_game.items():
         print(f"{line:<22} {count:>18,.0f} {count / floor:>8.2f}")

@@ -16,12 +16,24 @@ import sys
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 
+from brisca.game.values import COMPILED
+
+#: Which build of brisca runs: every child must run the parent's.
+BUILD = "compiled" if COMPILED else "pure Python"
+
 # The same dict layouts in every child, and no worker threads: valgrind counts every
 # thread, and a BLAS pool spinning while it waits counts a different amount each run.
 _SAME_EVERY_RUN = {
     "PYTHONHASHSEED": "0",
     **dict.fromkeys(("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"), "1"),
+    "BRISCA_BENCHMARK_BUILD": BUILD,
 }
+
+# A child counts the build its parent counts, or fails: one run once counted a line of
+# the compiled build at the pure-Python build's figure.
+_PARENT = os.environ.get("BRISCA_BENCHMARK_BUILD")
+if _PARENT is not None and _PARENT != BUILD:
+    raise SystemExit(f"the child runs the {BUILD} build, its parent the {_PARENT} build")
 
 
 def instructions(script: str, arguments: Sequence[str]) -> int:
