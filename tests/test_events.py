@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 
 import attrs
 import pytest
-from helpers import observed_cards, play, stacked
+from helpers import forge, observed_cards, play, stacked
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -290,3 +291,58 @@ def test_an_endless_iterable_of_events_is_refused_not_followed() -> None:
             read(itertools.repeat(happened[0]))
         with pytest.raises(brisca.StateError, match="MAX_EVENTS"):
             read(itertools.repeat(happened[0], MAX_EVENTS + 1))
+
+
+_ODD_SEATS = (-1, -2, -6, 1.0, True, 6, 7, 8, 2**70)
+
+
+def _check_events(state: State, action: brisca.Action, exact: bool = True) -> None:
+    """The events of stepping `state` by `action` carry the seats that state and the
+    next give (as exact ints, if `exact`), and the cards and points of the play."""
+    after, events = brisca.step(state, action)
+    for event in events:
+        if exact and isinstance(event, (CardPlayed, TrickWon, CardsDrawn)):
+            assert type(event.seat) is int, event  # not 1.0, nor True
+        if isinstance(event, CardPlayed):
+            assert (event.seat, event.card) == (state.to_act, action.card)  # type: ignore[union-attr]
+        elif isinstance(event, TrickWon):
+            won = after.tricks[-1]
+            assert (event.seat, event.points) == (won.winner, won.points), event
+            assert type(event.points) is int and event.trick == len(after.tricks) - 1
+        elif isinstance(event, CardsDrawn):
+            assert event.card in after.hands[event.seat]
+
+
+def _steps_of_a_game(seed: int) -> None:
+    """A spanish-6p game by step, every event's seat exactly the game's own."""
+    state = brisca.new_game("spanish-6p", seed=seed)
+    while not state.is_over:
+        action = brisca.legal_actions(state)[-1]
+        _check_events(state, action)
+        state = brisca.apply(state, action)
+
+
+def test_a_hand_built_states_events_never_come_back_in_a_games() -> None:
+    """step keeps the events of plays, draws and tricks to hand them out again. A
+    hand-built state's seat that no table has (negative, past the table, or no int)
+    is neither given a game's event nor kept where a game's events are looked up: each
+    odd state's events carry its own seat, and real games', after, theirs."""
+    for seed in range(6):  # every seat's events kept
+        _steps_of_a_game(seed)
+    base = brisca.new_game("spanish-6p", seed=2)
+    last = base  # the game of seed 2 at the last card of its first trick
+    while len(last.trick) < 5 or not isinstance(brisca.legal_actions(last)[-1], brisca.Play):
+        last = brisca.apply(last, brisca.legal_actions(last)[-1])
+    winner = brisca.apply(last, brisca.legal_actions(last)[-1]).tricks[0].winner
+    # Its winner as a float too: kept, that trick's event would come back to the game.
+    for odd in (*_ODD_SEATS, float(winner)):
+        odd_trick = tuple((odd, card) for _, card in last.trick)
+        for state in (forge(base, to_act=odd), forge(last, trick=odd_trick)):
+            if state is None:  # the compiled build refuses it as it is made
+                continue
+            with contextlib.suppress(brisca.BriscaError):
+                for action in brisca.legal_actions(state):
+                    with contextlib.suppress(brisca.BriscaError):
+                        _check_events(state, action, exact=False)
+    for seed in (2, *range(6, 12)):
+        _steps_of_a_game(seed)

@@ -662,10 +662,12 @@ def step(state: object, action: object) -> tuple[Any, tuple[Event, ...]]:
             return _advance(state, cast(Action, action), log, plan), tuple(log)
         seat: int = state.to_act  # type: ignore[assignment]
         card = action.card
-        slots = _PLAYED[card]
-        played = slots[seat] if type(seat) is int and 0 <= seat < _MOST_SEATS else None
+        try:  # a seat no table has finds nothing: negative, or no int (a hand-built state's)
+            played = _PLAYED[card][seat] if seat >= 0 else None
+        except (IndexError, TypeError):
+            played = None
         if played is None:
-            played = _seat_event(slots, CardPlayed, seat, card)
+            played = _seat_event(_PLAYED, CardPlayed, seat, card)
         if plan.quiet_plays:
             # No hook to run and no trump to reveal (a legal play has its trump chosen):
             # the card is the whole story, unless it completes its trick.
@@ -737,16 +739,18 @@ def _revealed(state: State) -> TrumpRevealed:
 
 # The events of plays, draws, tricks and hand ends, made once each: they are values, few
 # (seats by cards, or by points and trick), and a step makes several, so `step` reuses them.
-# Plays and draws are kept by card, then in a list by seat: no key tuple to build and hash.
+# Kept by card, then in a list by seat, or by trick, then by points and winner: no key
+# tuple to build and hash. A value no game gives (a hand-built state's) finds nothing,
+# and only exact values are kept.
 _MOST_SEATS: Final = 6
 _PLAYED: Final[dict[Card, list[Event | None]]] = {
     c: [None] * _MOST_SEATS for c in deck_cards(DeckKind.SPANISH48)
 }
-_MOST_TRICKS: Final = 48
-_WON: Final[list[dict[int, Event]]] = [{} for _ in range(_MOST_TRICKS)]
 _DRAWN: Final[dict[Card, list[Event | None]]] = {
     c: [None] * _MOST_SEATS for c in deck_cards(DeckKind.SPANISH48)
 }
+_MOST_TRICKS: Final = 48
+_WON: Final[list[dict[int, Event]]] = [{} for _ in range(_MOST_TRICKS)]
 _ENDED: Final[dict[tuple[Any, ...], Event]] = {}
 
 
@@ -765,14 +769,28 @@ _KEY_TYPES: Final = frozenset({int, Card, type(None)})
 
 
 def _seat_event(
-    slots: list[Event | None], kind: Callable[..., Event], seat: Any, card: Card
+    made: dict[Card, list[Event | None]], kind: Callable[..., Event], seat: Any, card: Card
 ) -> Event:
-    """`kind(seat, card)`, kept in the card's `slots` when the seat is one a table has: a
-    hand-built state's odd seat must not come back in another game's events."""
+    """`kind(seat, card)`, kept by card and seat when the seat is one a table has: a
+    hand-built state's odd seat must not come back in another game's events, nor grow
+    the cache."""
     event = kind(seat, card)
     if type(seat) is int and 0 <= seat < _MOST_SEATS:
-        slots[seat] = event
+        made[card][seat] = event
     return event
+
+
+def _trick_won(winner: Any, total: Any, number: int) -> Event:
+    """`TrickWon(winner, total, number)`, kept by trick, points and winner when those
+    are exact ints a game gives, as `_seat_event` keeps plays."""
+    event = TrickWon(winner, total, number)
+    exact = type(winner) is int and type(total) is int and number < _MOST_TRICKS
+    if exact and 0 <= winner < _MOST_SEATS and 0 <= total <= _MOST_POINTS:
+        _WON[number][total * 8 + winner] = event
+    return event
+
+
+_MOST_POINTS: Final = 255  # a trick's points: at most six cards of 11
 
 
 def _int_tuple(value: object) -> bool:
@@ -815,18 +833,12 @@ def _play(state: State, action: Play, log: Log, plan: _Plan) -> State:
     tricks = state.tricks + (build_trick(trick[0][0], trick, winner, total),)  # noqa: RUF005
     if log is not None:
         number = len(state.tricks)
-        # Kept by trick, then by points and winner in one int: no key tuple to build and
-        # hash. Only exact ints in range: a hand-built state's odd winner must not come
-        # back in another game's events.
-        exact = type(winner) is int and type(total) is int
-        if exact and 0 <= winner < 8 and total >= 0 and number < _MOST_TRICKS:
-            by_points = _WON[number]
-            key = total * 8 + winner
-            won = by_points.get(key)
-            if won is None:
-                won = by_points[key] = TrickWon(winner, total, number)
-        else:
-            won = TrickWon(winner, total, number)
+        try:  # points and winner in one key, the winner a seat a table has
+            won = _WON[number][total * 8 + winner] if 0 <= winner < 8 else None
+        except (IndexError, KeyError, TypeError):  # not made yet, or no game's values
+            won = None
+        if won is None:
+            won = _trick_won(winner, total, number)
         log.append(won)
     to_act = None if len(tricks) == table.tricks_total else winner
     stock, trump_card, ledger = state.stock, state.trump_card, state.ledger
@@ -857,9 +869,12 @@ def _play(state: State, action: Play, log: Log, plan: _Plan) -> State:
                 if card is turned:  # once a hand: the turned card, drawn in view
                     log.append(CardsDrawn(drawer, card, True))
                 else:
-                    slots = _DRAWN[card]
-                    drawn = slots[drawer] if 0 <= drawer < _MOST_SEATS else None
-                    log.append(drawn or _seat_event(slots, CardsDrawn, drawer, card))
+                    # A seat of the table's rotation: an index of `hands` above, so an int,
+                    # but a hand-built table's may be negative.
+                    drawn = _DRAWN[card][drawer] if drawer >= 0 else None
+                    if drawn is None:
+                        drawn = _seat_event(_DRAWN, CardsDrawn, drawer, card)
+                    log.append(drawn)
         stock = stock[len(order) :]
     after = build_state(
         table,
