@@ -833,7 +833,7 @@ def _play(state: State, action: Play, log: Log, plan: _Plan) -> State:
     tricks = state.tricks + (build_trick(trick[0][0], trick, winner, total),)  # noqa: RUF005
     if log is not None:
         number = len(state.tricks)
-        try:  # points and winner in one key, the winner a seat a table has
+        try:  # points and winner in one key, which has room for a seat under 8
             won = _WON[number][total * 8 + winner] if 0 <= winner < 8 else None
         except (IndexError, KeyError, TypeError):  # not made yet, or no game's values
             won = None
