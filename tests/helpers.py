@@ -107,9 +107,15 @@ def assert_linear(
     `small` gives (size n); a ratio over it is measured again, `attempts` times in all,
     since a slow spell of the machine can spoil several pairs of timings in a row (a
     clean-clone CI run once saw 4.1 three times for a reader that measures 1.3 to 2.5).
-    A quadratic cost reads about 4 every time, so more attempts do not let it pass."""
+    A quadratic cost reads about 4 every time, so more attempts do not let it pass.
+    Between attempts it waits, longer each time (8 s in all), for a busy spell to
+    pass: in CI the other build's suite runs beside this one, through the same large
+    inputs at about the same time, and a reader that measures 2.2 alone once read 4.0
+    six times in a row."""
     ratio = 0.0
-    for _ in range(attempts):
+    for attempt in range(attempts):
+        if attempt:
+            time.sleep(0.25 * 2 ** (attempt - 1))
         ratio = large() / max(small(), 1e-6)
         if ratio < DOUBLING_BOUND:
             return
