@@ -143,6 +143,11 @@ def test_an_offered_action_set_anew_past_its_constructor_is_malformed() -> None:
             for fake in (_EqualToAll(), _EqualToNothing(), None, 1.0, "1O"):
                 object.__setattr__(action, name, fake)
                 assert not well_formed(action), (action, fake)
+            object.__delattr__(action, name)
+            assert not well_formed(action), action
+            assert not brisca.is_legal(STATE, action)
+            with pytest.raises(IllegalActionError, match="malformed"):
+                brisca.apply(STATE, action)
         finally:
             object.__setattr__(action, name, kept)  # the library's own object: put back
         assert well_formed(action)

@@ -186,6 +186,16 @@ class _Named(str):
     """A preset's name that is not plain text."""
 
 
+class _Posing(str):
+    """A key that passes for "preset" in a dict, whatever it says."""
+
+    def __hash__(self) -> int:
+        return hash("preset")
+
+    def __eq__(self, other: object) -> bool:
+        return True
+
+
 RULES_FORMS: list[object] = [
     *({"preset": name, "overrides": {}} for name in PRESETS),
     *({"preset": name} for name in PRESETS),
@@ -202,6 +212,7 @@ RULES_FORMS: list[object] = [
     {"preset": "spanish-2p", "overrides": {}, "extra": {}},
     {"preset": "spanish-2p", "overrides": collections.OrderedDict()},
     {"preset": _Named("spanish-2p"), "overrides": {}},
+    {_Posing("junk"): "spanish-2p", "overrides": {}},
     {"preset": "Spanish-2p", "overrides": {}},
     {"options": PRESETS["arrastre-4p"].to_dict()},
     {"options": {**PRESETS["arrastre-4p"].to_dict(), "match_target": 7}},

@@ -488,8 +488,8 @@ def read_record_rules(data: dict[str, Any]) -> tuple[Rules, str | None]:
         RulesError: an unknown preset, or options the rules refuse.
     """
     # A preset as `rules_to_dict` writes one, the form of nearly every record and save:
-    # no key to write. Exact types only, as the cache below keys plain JSON only.
-    if type(data) is dict and len(data) == 2:
+    # no key to write. Exact types only, keys too, as the cache below keys plain JSON only.
+    if type(data) is dict and len(data) == 2 and all(type(key) is str for key in data):
         name, overrides = data.get("preset"), data.get("overrides")
         if type(name) is str and type(overrides) is dict and not overrides and name in PRESETS:
             return PRESETS[name], name

@@ -17,7 +17,7 @@ from __future__ import annotations
 import operator
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
-from typing import Any, ClassVar, TypeAlias, TypeVar, Union
+from typing import Any, ClassVar, Final, TypeAlias, TypeVar, Union
 
 import attr
 import attrs
@@ -370,6 +370,7 @@ _READ: dict[str, Action] = {}
 # its id is never another object's.
 _MADE: dict[int, tuple[Any, tuple[str, ...], tuple[object, ...]]] = {}
 _A = TypeVar("_A", bound=attrs.AttrsInstance)
+_UNSET: Final = object()  # a field deleted past the constructor
 
 
 def made(action: _A) -> _A:
@@ -392,7 +393,7 @@ def well_formed(action: object) -> bool:
     if known is not None and known[0] is action:
         _, names, values = known
         # A field set anew past the constructor since is checked as any action is.
-        if all(getattr(action, n) is v for n, v in zip(names, values, strict=True)):
+        if all(getattr(action, n, _UNSET) is v for n, v in zip(names, values, strict=True)):
             return True
     kind: Any = type(action)
     if kind not in ACTION_TYPES:

@@ -662,11 +662,11 @@ def step(state: object, action: object) -> tuple[Any, tuple[Event, ...]]:
             return _advance(state, cast(Action, action), log, plan), tuple(log)
         seat: int = state.to_act  # type: ignore[assignment]
         card = action.card
-        try:  # a seat no table has finds nothing: negative, or no int (a hand-built state's)
-            played = _PLAYED[card][seat] if seat >= 0 else None
+        try:  # see _PLAYED
+            played = _PLAYED[card][seat]
         except (IndexError, TypeError):
             played = None
-        if played is None:
+        if played is None or played.seat is not seat:
             played = _seat_event(_PLAYED, CardPlayed, seat, card)
         if plan.quiet_plays:
             # No hook to run and no trump to reveal (a legal play has its trump chosen):
@@ -739,18 +739,23 @@ def _revealed(state: State) -> TrumpRevealed:
 
 # The events of plays, draws, tricks and hand ends, made once each: they are values, few
 # (seats by cards, or by points and trick), and a step makes several, so `step` reuses them.
-# Kept by card, then in a list by seat, or by trick, then by points and winner: no key
-# tuple to build and hash. A value no game gives (a hand-built state's) finds nothing,
-# and only exact values are kept.
+# Kept by card, then in a list by seat, or by trick, then by points and winner in one
+# int: no key tuple to build and hash. Only exact ints in range are kept, and an event
+# found is taken only if it holds the very seat (and points) asked for: a game's are
+# small ints, one object each, so a hand-built state's odd seat (negative, past every
+# table, 1.0, True), which may index or hash as another, never takes a game's event,
+# and its own are never kept.
+_Seated = TypeVar("_Seated", CardPlayed, CardsDrawn)
 _MOST_SEATS: Final = 6
-_PLAYED: Final[dict[Card, list[Event | None]]] = {
+_MOST_POINTS: Final = 255  # a trick's points, at most 66 (six cards of 11), kept under it
+_PLAYED: Final[dict[Card, list[CardPlayed | None]]] = {
     c: [None] * _MOST_SEATS for c in deck_cards(DeckKind.SPANISH48)
 }
-_DRAWN: Final[dict[Card, list[Event | None]]] = {
+_DRAWN: Final[dict[Card, list[CardsDrawn | None]]] = {
     c: [None] * _MOST_SEATS for c in deck_cards(DeckKind.SPANISH48)
 }
 _MOST_TRICKS: Final = 48
-_WON: Final[list[dict[int, Event]]] = [{} for _ in range(_MOST_TRICKS)]
+_WON: Final[list[dict[int, TrickWon]]] = [{} for _ in range(_MOST_TRICKS)]
 _ENDED: Final[dict[tuple[Any, ...], Event]] = {}
 
 
@@ -769,8 +774,11 @@ _KEY_TYPES: Final = frozenset({int, Card, type(None)})
 
 
 def _seat_event(
-    made: dict[Card, list[Event | None]], kind: Callable[..., Event], seat: Any, card: Card
-) -> Event:
+    made: dict[Card, list[_Seated | None]],
+    kind: Callable[[Any, Card], _Seated],
+    seat: Any,
+    card: Card,
+) -> _Seated:
     """`kind(seat, card)`, kept by card and seat when the seat is one a table has: a
     hand-built state's odd seat must not come back in another game's events, nor grow
     the cache."""
@@ -780,7 +788,7 @@ def _seat_event(
     return event
 
 
-def _trick_won(winner: Any, total: Any, number: int) -> Event:
+def _trick_won(winner: Any, total: Any, number: int) -> TrickWon:
     """`TrickWon(winner, total, number)`, kept by trick, points and winner when those
     are exact ints a game gives, as `_seat_event` keeps plays."""
     event = TrickWon(winner, total, number)
@@ -788,9 +796,6 @@ def _trick_won(winner: Any, total: Any, number: int) -> Event:
     if exact and 0 <= winner < _MOST_SEATS and 0 <= total <= _MOST_POINTS:
         _WON[number][total * 8 + winner] = event
     return event
-
-
-_MOST_POINTS: Final = 255  # a trick's points: at most six cards of 11
 
 
 def _int_tuple(value: object) -> bool:
@@ -833,11 +838,11 @@ def _play(state: State, action: Play, log: Log, plan: _Plan) -> State:
     tricks = state.tricks + (build_trick(trick[0][0], trick, winner, total),)  # noqa: RUF005
     if log is not None:
         number = len(state.tricks)
-        try:  # points and winner in one key, which has room for a seat under 8
-            won = _WON[number][total * 8 + winner] if 0 <= winner < 8 else None
+        try:  # see _PLAYED
+            won = _WON[number][total * 8 + winner]
         except (IndexError, KeyError, TypeError):  # not made yet, or no game's values
             won = None
-        if won is None:
+        if won is None or won.seat is not winner or won.points is not total:
             won = _trick_won(winner, total, number)
         log.append(won)
     to_act = None if len(tricks) == table.tricks_total else winner
@@ -869,10 +874,11 @@ def _play(state: State, action: Play, log: Log, plan: _Plan) -> State:
                 if card is turned:  # once a hand: the turned card, drawn in view
                     log.append(CardsDrawn(drawer, card, True))
                 else:
-                    # A seat of the table's rotation: an index of `hands` above, so an int,
-                    # but a hand-built table's may be negative.
-                    drawn = _DRAWN[card][drawer] if drawer >= 0 else None
-                    if drawn is None:
+                    try:  # see _PLAYED: a hand-built table's rotation may hold any seat
+                        drawn = _DRAWN[card][drawer]
+                    except (IndexError, TypeError):
+                        drawn = None
+                    if drawn is None or drawn.seat is not drawer:
                         drawn = _seat_event(_DRAWN, CardsDrawn, drawer, card)
                     log.append(drawn)
         stock = stock[len(order) :]
