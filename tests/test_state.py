@@ -5,11 +5,13 @@ from __future__ import annotations
 import contextlib
 import copy
 import pickle
+import random
+from collections.abc import Iterator
 from typing import Any
 
 import attrs
 import pytest
-from helpers import hand_values
+from helpers import hand_values, stacked
 
 import brisca
 from brisca.game.engine import _plan
@@ -21,6 +23,7 @@ from brisca.game.match import (
     _with_state,
 )
 from brisca.game.state import (
+    OBSERVED_BY_VARIANTS,
     Deal,
     HandResult,
     Ledger,
@@ -191,6 +194,44 @@ def test_built_observation_leaves_every_other_field_at_the_class_default() -> No
         assert field.default is not attrs.NOTHING, f"{field.name} has no default"
         assert getattr(built, field.name) == field.default, field.name
     assert built == Observation(**{name: getattr(core, name) for name in given})
+
+
+def _observed_states() -> Iterator[State]:
+    """Every state of a few random hands of each preset and the last of more (cantes are
+    rare), and a black hand claimed."""
+    for name in brisca.PRESETS:
+        rules = brisca.preset(name)
+        for seed in range(60):
+            rng = random.Random(seed)
+            state = brisca.new_game(rules, seed=seed)
+            while not state.is_over:
+                if seed < 3:
+                    yield state
+                actions = brisca.legal_actions(state)
+                state = brisca.apply(state, actions[rng.randrange(len(actions))])
+            yield state
+    black_hand = stacked(brisca.preset("casino-2p"), {0: ["1O", "3O", "12O"]}, trump="7O")
+    yield brisca.apply(black_hand, brisca.ClaimBlackHand())
+
+
+def test_every_field_a_variant_observes_reaches_the_observation() -> None:
+    """build_observation takes the variants' fields by name from `OBSERVED_BY_VARIANTS`:
+    each variant's view gives only those, and the observation holds each value it gave."""
+    assert {f.name for f in attrs.fields(Observation)} >= OBSERVED_BY_VARIANTS
+    defaults = {f.name: f.default for f in attrs.fields(Observation)}
+    seen: set[str] = set()  # the fields given a value other than the default
+    for state in _observed_states():
+        seat = 0 if state.to_act is None else state.to_act
+        view = brisca.observe(state, seat)
+        for contribution in _plan(state.rules).observe:
+            given = contribution(state, seat)
+            assert set(given) <= OBSERVED_BY_VARIANTS, set(given)
+            for field, value in given.items():
+                assert getattr(view, field) == value, field
+                if value != defaults[field]:
+                    seen.add(field)
+    # Every variant field is given a value of its own somewhere: none goes untested.
+    assert seen == OBSERVED_BY_VARIANTS, OBSERVED_BY_VARIANTS - seen
 
 
 def test_a_match_moved_on_is_the_attrs_evolve_of_its_state() -> None:

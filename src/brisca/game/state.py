@@ -1154,6 +1154,13 @@ def _observation(fields: dict[str, Any]) -> Observation:
     return Observation(**fields)
 
 
+#: The fields of an `Observation` a variant's view may give: its own, and the sides and
+#: voids, which replace the core's.
+OBSERVED_BY_VARIANTS: Final = frozenset(
+    {"sides", "voids", "swaps", "signals", "black_hand", "bids", "contract", "cantes"}
+)
+
+
 def build_observation(
     seat: Seat,
     rules: Rules,
@@ -1173,34 +1180,112 @@ def build_observation(
     voids: tuple[frozenset[Suit], ...],
     extra: dict[str, Any],
 ) -> Observation:
-    """An `Observation` from its core fields and what the rules' variants add to it (which
-    may replace a core field's value, such as arrastre's `voids`)."""
-    fields: dict[str, Any] = {
-        "seat": seat,
-        "rules": rules,
-        "dealer": dealer,
-        "hand_number": hand_number,
-        "sides": sides,
-        "trump": trump,
-        "trump_card": trump_card,
-        "hand": hand,
-        "hand_sizes": hand_sizes,
-        "stock_size": stock_size,
-        "trick": trick,
-        "tricks": tricks,
-        "to_act": to_act,
-        "partner_hands": partner_hands,
-        "trump_card_drawn": trump_card_drawn,
-        "voids": voids,
-    }
-    if extra:
-        fields.update(extra)
-    return _build_observation(**fields, _built=BUILT)
+    """An `Observation` from its core fields and what the rules' variants add to it, by
+    field name (`OBSERVED_BY_VARIANTS`: two replace a core field's value, such as
+    arrastre's `voids`)."""
+    if not extra:  # most rules add nothing
+        return _built_observation(
+            seat=seat,
+            rules=rules,
+            dealer=dealer,
+            hand_number=hand_number,
+            sides=sides,
+            trump=trump,
+            trump_card=trump_card,
+            hand=hand,
+            hand_sizes=hand_sizes,
+            stock_size=stock_size,
+            trick=trick,
+            tricks=tricks,
+            to_act=to_act,
+            partner_hands=partner_hands,
+            trump_card_drawn=trump_card_drawn,
+            voids=voids,
+        )
+    get = extra.get
+    return _built_observation(
+        seat=seat,
+        rules=rules,
+        dealer=dealer,
+        hand_number=hand_number,
+        sides=get("sides", sides),
+        trump=trump,
+        trump_card=trump_card,
+        hand=hand,
+        hand_sizes=hand_sizes,
+        stock_size=stock_size,
+        trick=trick,
+        tricks=tricks,
+        to_act=to_act,
+        partner_hands=partner_hands,
+        trump_card_drawn=trump_card_drawn,
+        voids=get("voids", voids),
+        swaps=get("swaps", ()),
+        signals=get("signals", ()),
+        black_hand=get("black_hand"),
+        bids=get("bids", ()),
+        contract=get("contract"),
+        cantes=get("cantes", ()),
+    )
+
+
+def _built_observation(
+    *,
+    seat: Any,
+    rules: Any,
+    dealer: Any,
+    hand_number: Any,
+    sides: Any,
+    trump: Any,
+    trump_card: Any,
+    hand: Any,
+    hand_sizes: Any,
+    stock_size: Any,
+    trick: Any,
+    tricks: Any,
+    to_act: Any,
+    partner_hands: Any,
+    trump_card_drawn: Any,
+    voids: Any,
+    swaps: Any = (),
+    signals: Any = (),
+    black_hand: Any = None,
+    bids: Any = (),
+    contract: Any = None,
+    cantes: Any = (),
+) -> Observation:
+    """An `Observation`, called by keyword: compiled code resolves the keywords as it is
+    compiled, where a dict of them would be parsed at every call."""
+    return Observation(
+        seat=seat,
+        rules=rules,
+        dealer=dealer,
+        hand_number=hand_number,
+        sides=sides,
+        trump=trump,
+        trump_card=trump_card,
+        hand=hand,
+        hand_sizes=hand_sizes,
+        stock_size=stock_size,
+        trick=trick,
+        tricks=tricks,
+        to_act=to_act,
+        partner_hands=partner_hands,
+        trump_card_drawn=trump_card_drawn,
+        voids=voids,
+        swaps=swaps,
+        signals=signals,
+        black_hand=black_hand,
+        bids=bids,
+        contract=contract,
+        cantes=cantes,
+        _built=BUILT,
+    )
 
 
 # Bots and learning environments observe at every decision, and the frozen keyword
 # ``__init__`` of twenty-two fields had cost more than the move itself.
-_build_observation = frozen(Observation, Observation)
+_built_observation = frozen(Observation, _built_observation)
 
 
 class Termination(enum.Enum):
