@@ -11,7 +11,8 @@ from pathlib import Path
 from brisca_build import compiling  # the build backend's own module, on its path
 from setuptools import setup
 
-# The engine and the values it builds, and what they call on every step. Not here:
+# The engine and the values it builds, and what they call on every step; the encoder,
+# which the learning environments call at every step. Not here:
 # modules whose classes are Python-level by design (`option`'s enum metaclass, `match`,
 # `playable`, which Python classes extend) and those off the hot path.
 COMPILED = [
@@ -30,6 +31,7 @@ COMPILED = [
     "src/brisca/game/variants/cantes.py",
     "src/brisca/game/variants/signals.py",
     "src/brisca/game/variants/swaps.py",
+    "src/brisca/agents/encoding.py",
 ]
 
 

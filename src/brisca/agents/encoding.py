@@ -62,8 +62,8 @@ from __future__ import annotations
 import array
 import functools
 import itertools
-from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any, cast
 
 import attrs
 
@@ -118,7 +118,7 @@ _SUITS = (Suit.OROS, Suit.COPAS, Suit.ESPADAS, Suit.BASTOS)
 _ALL_CARDS = deck_cards(DeckKind.SPANISH48)
 
 
-def encoding_layout(rules: Rules) -> tuple[tuple[str, int, int], ...]:
+def encoding_layout(rules: object) -> tuple[tuple[str, int, int], ...]:
     """The blocks of :func:`encode_observation` for `rules`: ``(name, offset, size)``.
 
     Raises:
@@ -166,7 +166,7 @@ def _layout(rules: Rules) -> tuple[tuple[str, int, int], ...]:
     return tuple(layout)
 
 
-def encoding_size(rules: Rules) -> int:
+def encoding_size(rules: object) -> int:
     """The length of every :func:`encode_observation` vector for `rules`.
 
     Raises:
@@ -176,7 +176,7 @@ def encoding_size(rules: Rules) -> int:
     return offset + size
 
 
-def encode_observation(observation: Observation) -> list[float]:
+def encode_observation(observation: object) -> list[float]:
     """`observation` as a flat list of floats, laid out as the module documentation says.
 
     Raises:
@@ -358,7 +358,7 @@ def _space(rules: Rules) -> tuple[tuple[Action, ...], dict[Action, int]]:
     return actions, {a: i for i, a in enumerate(actions)}
 
 
-def action_space(rules: Rules) -> tuple[Action, ...]:
+def action_space(rules: object) -> tuple[Action, ...]:
     """The actions `rules` can ever offer, in :data:`ACTION_SPACE` order.
 
     Raises:
@@ -369,7 +369,7 @@ def action_space(rules: Rules) -> tuple[Action, ...]:
     return _space(rules)[0]
 
 
-def action_index(action: Action, rules: Rules) -> int:
+def action_index(action: object, rules: object) -> int:
     """The index of `action` in ``action_space(rules)``.
 
     Raises:
@@ -381,7 +381,7 @@ def action_index(action: Action, rules: Rules) -> int:
         raise RulesError(f"expected a brisca.Rules, got {describe(rules)}")
     if not well_formed(action):  # not an action, or one built past its constructor
         raise NotationError(f"not a brisca action: {describe(action)}")
-    index = _space(rules)[1].get(action)
+    index = _space(rules)[1].get(cast(Action, action))
     if index is not None:
         return index
     if action in ACTION_SPACE:
@@ -389,7 +389,7 @@ def action_index(action: Action, rules: Rules) -> int:
     raise NotationError(f"not a brisca action: {describe(action)}")
 
 
-def action_from_index(index: int, rules: Rules) -> Action:
+def action_from_index(index: object, rules: object) -> Action:
     """The action at `index` of ``action_space(rules)``.
 
     Raises:
@@ -397,14 +397,15 @@ def action_from_index(index: int, rules: Rules) -> Action:
         NotationError: `index` is not an index of that space.
     """
     actions = action_space(rules)
-    if type(index) is not int or not 0 <= index < len(actions):  # a numpy integer will do
-        index = checked_integer(
-            index, "an action index for these rules", 0, len(actions) - 1, error=NotationError
-        )
-    return actions[index]
+    if type(index) is int and 0 <= index < len(actions):
+        return actions[index]
+    at = checked_integer(  # a numpy integer will do
+        index, "an action index for these rules", 0, len(actions) - 1, error=NotationError
+    )
+    return actions[at]
 
 
-def legal_mask(state: State) -> list[bool]:
+def legal_mask(state: object) -> list[bool]:
     """For each action of ``action_space(state.rules)``, whether it is legal in `state`.
 
     Raises:
@@ -420,7 +421,7 @@ def legal_mask(state: State) -> list[bool]:
     return mask
 
 
-def decode_mask(mask: Sequence[bool], rules: Rules) -> tuple[Action, ...]:
+def decode_mask(mask: object, rules: object) -> tuple[Action, ...]:
     """The actions a mask marks, in index order: the inverse of :func:`legal_mask`.
 
     `mask` is any sequence of booleans (or of 0 and 1), such as a numpy array.
@@ -433,11 +434,11 @@ def decode_mask(mask: Sequence[bool], rules: Rules) -> tuple[Action, ...]:
     if isinstance(mask, (str, bytes, dict)) or not isinstance(mask, Iterable):
         raise NotationError(f"a mask is a sequence of booleans, got {describe(mask)}")
     try:  # one entry past the length at most: an endless iterable is refused as too long
-        mask = list(itertools.islice(mask, len(actions) + 1))
+        entries = list(itertools.islice(mask, len(actions) + 1))
     except BARE_ERRORS:  # a 0-d numpy array, say, is iterable by its type only
         raise NotationError(f"a mask is a sequence of booleans, got {describe(mask)}") from None
     bits = []
-    for k, on in enumerate(mask):
+    for k, on in enumerate(entries):
         bit = _bit(on)
         if bit is None:
             raise NotationError(f"mask[{k}] must be a boolean, got {describe(on)}")
@@ -493,7 +494,7 @@ class StateEncoder:
         ImportError: numpy is not installed.
     """
 
-    def __init__(self, rules: Rules) -> None:
+    def __init__(self, rules: object) -> None:
         if type(rules) is not Rules:
             raise RulesError(f"expected a brisca.Rules, got {describe(rules)}")
         import numpy as np
@@ -521,7 +522,12 @@ class StateEncoder:
         # Each seat's history of the tricks, in a list it is taken from while in use.
         self._memo: list[list[_History]] = [[self._fresh()] for _ in range(n)]
 
-    def observation(self, state: State, seat: int) -> npt.NDArray[np.float32]:
+    def __reduce__(self) -> tuple[type[StateEncoder], tuple[Rules]]:
+        # Copied or pickled as its rules: what it keeps of each seat's history is a cache
+        # (and a memoryview, which neither copies nor pickles).
+        return StateEncoder, (self.rules,)
+
+    def observation(self, state: object, seat: object) -> npt.NDArray[np.float32]:
         """``encode_observation(observe(state, seat))`` as a new float32 array.
 
         Raises:
@@ -529,7 +535,7 @@ class StateEncoder:
         """
         return self._encoded(state, seat, False)  # type: ignore[no-any-return]
 
-    def observation_list(self, state: State, seat: int) -> list[float]:
+    def observation_list(self, state: object, seat: object) -> list[float]:
         """``observation(state, seat).tolist()``, made without the array: a new list of
         the same float32 values as Python floats, as OpenSpiel's tensors are. Faster
         than the array's ``tolist``, which makes a float for every entry.
@@ -539,10 +545,9 @@ class StateEncoder:
         """
         return self._encoded(state, seat, True)  # type: ignore[no-any-return]
 
-    def _encoded(self, state: State, seat: int, listed: bool) -> Any:
+    def _encoded(self, state: object, seat: object, listed: bool) -> Any:
         """`seat`'s vector of `state`: an array, or a list if `listed`."""
-        self._check(state)
-        view = observe(state, seat)
+        view = observe(self._check(state), seat)  # type: ignore[call-overload]
         # An inline try here and below, not `as_state_error`: these run at every step of
         # an environment, and a try costs nothing until a hand-edited value makes Python
         # raise.
@@ -559,7 +564,7 @@ class StateEncoder:
             raise as_brisca_error("the observation", error) from None
         return vector
 
-    def mask(self, state: State) -> npt.NDArray[np.int8]:
+    def mask(self, state: object) -> npt.NDArray[np.int8]:
         """``legal_mask(state)`` as a new int8 array of 0 and 1.
 
         Raises:
@@ -567,32 +572,32 @@ class StateEncoder:
         """
         import numpy as np
 
-        self._check(state)
+        game = self._check(state)
         mask = np.zeros(len(self._actions), np.int8)
         plays, index = self._play_index, self._action_index
         try:
-            for action in legal_actions(state):  # a few entries: faster one by one than indexed
+            for action in legal_actions(game):  # a few entries: faster one by one than indexed
                 mask[plays[action.card] if type(action) is Play else index[action]] = 1
         except BARE_ERRORS as error:
             raise as_brisca_error("the state", error) from None
         return mask
 
-    def legal(self, state: State) -> list[int]:
+    def legal(self, state: object) -> list[int]:
         """The indices of the legal actions in `state`, ascending: where the mask is 1.
 
         Raises:
             StateError: `state` is not a State of these rules.
         """
-        self._check(state)
+        game = self._check(state)
         plays, index = self._play_index, self._action_index
         try:
             return sorted(
-                [plays[a.card] if type(a) is Play else index[a] for a in legal_actions(state)]
+                [plays[a.card] if type(a) is Play else index[a] for a in legal_actions(game)]
             )
         except BARE_ERRORS as error:
             raise as_brisca_error("the state", error) from None
 
-    def action(self, index: int) -> Action:
+    def action(self, index: object) -> Action:
         """``action_from_index(index, rules)``.
 
         Raises:
@@ -603,13 +608,14 @@ class StateEncoder:
             return action_from_index(index, self.rules)  # which raises, saying why
         return actions[index]
 
-    def _check(self, state: object) -> None:
+    def _check(self, state: object) -> State:
+        """`state`, if it is a State of the encoder's rules."""
         if type(state) is not State:
             raise StateError(f"expected a brisca.State, got {type(state).__name__}")
         try:
             rules = state.rules
             if rules is self.rules or rules is self._equal:
-                return
+                return state
             same = bool(rules == self.rules)
         except BARE_ERRORS as error:
             raise as_brisca_error("the state", error) from None
@@ -617,6 +623,7 @@ class StateEncoder:
             raise StateError("the state is of other rules than the encoder's")
         # The engine's tables may carry an equal copy of the rules: compare it once.
         self._equal = rules
+        return state
 
     def _history(self, tricks: tuple[Trick, ...], me: int, listed: bool) -> tuple[Any, int]:
         """A new copy of the part of `me`'s vector that `tricks` alone gives (an array,
@@ -829,21 +836,23 @@ class _Rows:
 
     @classmethod
     def of(cls, offset: dict[str, int], d: int, rotation: tuple[int, ...]) -> _Rows:
-        def rows(block: str, size: int) -> tuple[int, ...]:
-            return tuple(offset[block] + row * size for row in rotation)
-
         return cls(
-            rows("played", d),
-            rows("trick", d),
-            rows("known", d),
-            rows("voids", 4),
-            rows("to_act", 1),
-            rows("dealer", 1),
-            rows("partners", 1),
-            rows("hand_sizes", 1),
-            rows("signals", len(SIGNAL_NAMES)),
-            rows("points", 1),
+            _starts(offset["played"], d, rotation),
+            _starts(offset["trick"], d, rotation),
+            _starts(offset["known"], d, rotation),
+            _starts(offset["voids"], 4, rotation),
+            _starts(offset["to_act"], 1, rotation),
+            _starts(offset["dealer"], 1, rotation),
+            _starts(offset["partners"], 1, rotation),
+            _starts(offset["hand_sizes"], 1, rotation),
+            _starts(offset["signals"], len(SIGNAL_NAMES), rotation),
+            _starts(offset["points"], 1, rotation),
         )
+
+
+def _starts(offset: int, size: int, rotation: tuple[int, ...]) -> tuple[int, ...]:
+    """Where each seat's row of a block at `offset`, of rows of `size`, starts."""
+    return tuple(offset + row * size for row in rotation)
 
 
 class _History:
@@ -871,7 +880,3 @@ class _History:
         self.cards = cards
         #: Each seat's card points from them.
         self.captured = captured
-
-    def __reduce__(self) -> tuple[type[_History], tuple[Any, ...]]:
-        # The memoryview neither copies nor pickles: a copy makes its own of its array.
-        return _History, (self.tricks, self.base, self.cards, self.captured, self.items)
