@@ -317,7 +317,9 @@ def test_a_trail_longer_than_any_hand_is_refused_by_every_reader_of_it(kind: str
     """A hand-built trail is walked with a budget, MAX_DEAL_ACTIONS, at every reader:
     nested a million deep it made hashing overflow the C stack (a crash) and pickle and
     deepcopy overflow Python's, and a list that holds itself was followed until memory
-    ran out. Each is a StateError at once, and equality too."""
+    ran out. Each is a StateError at once, and equality too: as the state is made, for
+    the trail nested past `MOST_NESTING` or holding itself (see
+    `brisca.game.values.refuse_overgrown`), else at every reader."""
     from brisca.game.state import MAX_DEAL_ACTIONS
 
     state = played("spanish-2p", 3)
@@ -329,8 +331,8 @@ def test_a_trail_longer_than_any_hand_is_refused_by_every_reader_of_it(kind: str
         "holds itself": lambda: loop,
     }[kind]()
     forged = forge(state, trail=trail)
-    if forged is None:  # the compiled build refuses a list as it is stored
-        assert kind == "holds itself"
+    if forged is None:  # refused as it is made
+        assert kind != "one past a hand"
         return
     others = _entry_points(brisca.legal_actions(state)[0])
     readers: dict[str, Callable[[brisca.State], object]] = {
@@ -408,22 +410,39 @@ def _tuples(width: int, depth: int) -> object:
     return value
 
 
+def _chain(depth: int) -> object:
+    return _tuples(1, depth)
+
+
 @pytest.mark.parametrize("value", _genuine_values(), ids=lambda v: type(v).__name__)
-def test_a_tuple_nested_wide_or_deep_in_any_field_is_refused_by_its_type_or_held(
+def test_a_tuple_nested_wide_or_deep_anywhere_in_any_field_is_refused_as_it_is_made(
     value: Any,
 ) -> None:
-    """Compiled, a field of the wrong type refused as it was stored made mypyc write the
-    value's whole nesting of tuples into the error: ten wide and eight deep took 20 s and a
-    gigabyte, and a million deep crashed the process. A value is refused by its type
-    alone, with a short message naming the field, or held as it is (the pure-Python build
-    holds every value and refuses it where it is read)."""
-    for junk in (_tuples(10, 8), _tuples(1, 1_000_000)):
-        for field in attrs.fields(type(value)):
-            if not field.init:
-                continue
-            forged = forge(value, **{field.alias or field.name: junk})
-            if forged is None:
+    """Python hashes a tuple by recursion in C, each item anew: a million deep, a hand-built
+    value's tuple crashed the interpreter wherever it was hashed (a dict lookup of a card
+    in the stock, by `step`, or in a hand, by the encoder), and a dozen tuples each holding
+    the next ten times never finished hashing. Compiled, mypyc's TypeError wrote such a
+    tuple out (ten wide and eight deep took 20 s and a gigabyte). Every value refuses one,
+    in a field or anywhere inside it, as it is made, in both builds, with a short message
+    naming the field (`brisca.game.values.refuse_overgrown`)."""
+    for junk in (_tuples(10, 12), _chain(1_000_000)):
+        for wrapped in (junk, (junk,), ((0, junk),), (((junk,),),), [junk], {0: junk}):
+            for field in attrs.fields(type(value)):
+                if not field.init:
+                    continue
                 with pytest.raises(brisca.StateError, match=rf"\.{field.name} cannot hold a"):
-                    attrs.evolve(value, **{field.alias or field.name: junk})
-            else:
-                assert getattr(forged, field.name) is junk
+                    attrs.evolve(value, **{field.alias or field.name: wrapped})
+
+
+@pytest.mark.parametrize("value", _genuine_values(), ids=lambda v: type(v).__name__)
+def test_a_value_of_many_shared_parts_is_refused_and_a_games_largest_is_not(
+    value: Any,
+) -> None:
+    """The budget counts items as a hash reaches them, a part held twice twice: a tuple
+    of ten thousand references to one of twenty is refused. A game's values, pickled and
+    evolved (both check), stay inside it, the longest hand's included."""
+    wide = ((0,) * 20,) * 10_000
+    field = next(f for f in attrs.fields(type(value)) if f.init)
+    with pytest.raises(brisca.StateError, match=rf"\.{field.name} cannot hold a"):
+        attrs.evolve(value, **{field.alias or field.name: wide})
+    assert pickle.loads(pickle.dumps(value)) == value == attrs.evolve(value)

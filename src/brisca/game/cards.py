@@ -14,6 +14,7 @@ import unicodedata
 
 from brisca.game.errors import NotationError, as_integer, describe, plain_text
 from brisca.game.option import ByValue, Option
+from brisca.game.values import held_whole
 
 __all__ = [
     "Card",
@@ -196,6 +197,8 @@ def card(text: str) -> Card:
 # The interned cards, by (rank, suit) and by canonical code.
 _CARDS: dict[tuple[int, Suit], Card] = {}
 _CARDS.update({(r, s): Card._make(r, s) for s in Suit for r in RANKS})
+held_whole(Card)  # interned, immutable
+held_whole(Suit)
 _BY_TEXT = {c.code: c for c in _CARDS.values()}
 
 

@@ -27,6 +27,7 @@ from brisca.game.errors import (
 )
 from brisca.game.jsonio import plain_keys
 from brisca.game.option import Option
+from brisca.game.values import held_whole
 
 __all__ = [
     "INT_OPTIONS",
@@ -748,6 +749,8 @@ class Rules:
             # A converter tripped on a value of the wrong kind: still a RulesError.
             raise RulesError(f"invalid rules options: {type(error).__name__}") from None
 
+
+held_whole(Rules)  # each option is checked as it is set
 
 #: The longest text, the most items and the largest int a rules option value may have in
 #: `Rules.from_dict`: far beyond every real option, and small enough to quote in a message.

@@ -32,14 +32,25 @@ place.
 from __future__ import annotations
 
 import types
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any, Final, TypeVar, cast
 
 import attr
 
-from brisca.game.errors import StateError
+from brisca.game.errors import BARE_ERRORS, StateError
 
-__all__ = ["BUILT", "COMPILED", "Kind", "frozen", "refuse_mistyped", "sealed"]
+__all__ = [
+    "BUILT",
+    "COMPILED",
+    "MOST_ITEMS",
+    "MOST_NESTING",
+    "Kind",
+    "frozen",
+    "held_whole",
+    "refuse_mistyped",
+    "refuse_overgrown",
+    "sealed",
+]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -88,6 +99,89 @@ def refuse_mistyped(cls: type, kinds: tuple[Kind, ...], values: tuple[object, ..
         raise StateError(
             f"{cls.__name__}.{name} cannot hold a value of type {type(value).__name__}"
         )
+    refuse_overgrown(cls, values)
+
+
+#: How deep a hand-built value's containers may nest, and how many items they may hold
+#: all told, counted as hashing reaches them: a container held twice counts twice. A
+#: game's values hold a few thousand items at most, and nest a few deep, but for a
+#: state's trail: a pair per action, up to ``MAX_DEAL_ACTIONS`` (289).
+MOST_NESTING: Final = 400
+MOST_ITEMS: Final = 100_000
+
+# What holds nothing a hash or a comparison would follow: scalars, and the types whose
+# objects check what they hold as they are made (`held_whole`).
+_LEAVES: Final[set[type]] = {int, str, bool, float, type(None)}
+
+
+def held_whole(cls: type) -> None:
+    """Let `refuse_overgrown` take objects of `cls` without looking inside: they are
+    immutable scalars, or check what they hold as they are made (the values `frozen`
+    finishes, which the engine builds or `refuse_overgrown` checks, and `Rules`)."""
+    _LEAVES.add(cls)
+
+
+def refuse_overgrown(cls: type, values: tuple[object, ...]) -> None:
+    """Refuse field values whose containers (tuples, lists, sets, dicts and attrs
+    instances) nest deeper than `MOST_NESTING` or hold more than `MOST_ITEMS` items all
+    told. Both builds check what is built by hand, pickled or evolved; the engine's own
+    values skip it.
+
+    Python hashes a tuple by hashing each item, anew at every call and by recursion in
+    C: a tuple nested a million deep overflows the C stack and kills the interpreter, and
+    a dozen tuples, each holding the next ten times, take 10**12 steps to hash. Equality
+    and repr recurse the same way, and mypyc writes such a tuple out into its TypeErrors.
+    So a value that holds one is refused as it is made, whatever reads it later.
+
+    Raises:
+        StateError: naming the field, never the value.
+    """
+    budget = MOST_ITEMS
+    for index in range(len(values)):
+        value = values[index]
+        if type(value) in _LEAVES:
+            continue
+        pending: list[tuple[object, int]] = [(value, 0)]
+        while pending:
+            item, depth = pending.pop()
+            found = _contents(item)
+            if found is None:
+                continue
+            size, items = found
+            budget -= size
+            if budget < 0 or (size and depth >= MOST_NESTING):
+                name = [a.name for a in attr.fields(cls) if a.init][index]
+                raise StateError(
+                    f"{cls.__name__}.{name} cannot hold a value nested more than "
+                    f"{MOST_NESTING} deep or of more than {MOST_ITEMS} items"
+                )
+            for child in items:
+                if type(child) not in _LEAVES:
+                    pending.append((child, depth + 1))
+
+
+def _contents(item: object) -> tuple[int, Iterable[object]] | None:
+    """How many items `item` holds that a hash or comparison of it reaches, and those
+    items, read by the container's own C methods (a subclass's ``__iter__`` may never
+    end); ``None`` for anything else."""
+    try:
+        if isinstance(item, tuple):
+            return tuple.__len__(item), tuple.__iter__(item)
+        if isinstance(item, list):
+            return list.__len__(item), list.__iter__(item)
+        if isinstance(item, frozenset):
+            return frozenset.__len__(item), frozenset.__iter__(item)
+        if isinstance(item, set):
+            return set.__len__(item), set.__iter__(item)
+        if isinstance(item, dict):
+            return 2 * dict.__len__(item), (*dict.keys(item), *dict.values(item))
+        kind = type(item)
+        if attr.has(kind):
+            fields = attr.fields(kind)
+            return len(fields), [getattr(item, f.name, None) for f in fields]
+    except BARE_ERRORS:  # what cannot be read, no hash or comparison reads either
+        return None
+    return None
 
 
 def frozen(cls: type[Any], build: F) -> F:
@@ -99,6 +193,7 @@ def frozen(cls: type[Any], build: F) -> F:
     returned in its place, one call fewer. `cls` takes no subclass from then on (`sealed`).
     """
     init = cls.__dict__["__init__"]
+    held_whole(cls)
     if not isinstance(init, types.FunctionType):
         # Compiled: mypyc keeps of the slotted class attrs made only its fields, so attrs
         # makes the rest (equality, hashing, the repr, the frozen __setattr__) again, in
@@ -122,10 +217,14 @@ def frozen(cls: type[Any], build: F) -> F:
         },
     )
 
+    given = [a.name for a in attr.fields(cls) if a.init]
+
     def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
         object.__setattr__(self, "__class__", builder)
         try:
             init(self, *args, **kwargs)
+            # Built by hand (the engine builds through the builder): as compiled, see there.
+            refuse_overgrown(cls, tuple(getattr(self, name) for name in given))
         except BaseException:
             # Frozen again, whatever the call did: `value.__init__(...)` must not leave a
             # value open to changes.
