@@ -839,8 +839,8 @@ def _play(state: State, action: Play, log: Log, plan: _Plan) -> State:
     if log is not None:
         number = len(state.tricks)
         try:  # see _PLAYED
-            won = _WON[number][total * 8 + winner]
-        except (IndexError, KeyError, TypeError):  # not made yet, or no game's values
+            won = _WON[number].get(total * 8 + winner)  # None if not made yet
+        except (IndexError, TypeError):  # no game's values
             won = None
         if won is None or won.seat is not winner or won.points is not total:
             won = _trick_won(winner, total, number)
