@@ -434,6 +434,36 @@ def test_a_tuple_nested_wide_or_deep_anywhere_in_any_field_is_refused_as_it_is_m
                     attrs.evolve(value, **{field.alias or field.name: wrapped})
 
 
+def test_nesting_and_sharing_add_up_across_the_librarys_own_values() -> None:
+    """Each value is checked with what it holds of the library's own values: a trick
+    nested 399 deep in a trick, a thousand times over, or tricks holding the one before
+    ten times, a dozen times over, had passed one by one and crashed or never finished
+    hashing once together."""
+    with pytest.raises(brisca.StateError, match=r"Trick\.cards cannot hold a"):
+        trick = brisca.Trick(0, (), 0, 0)
+        for _ in range(1000):
+            inner: object = trick
+            for _ in range(399):
+                inner = (inner,)
+            trick = brisca.Trick(0, inner, 0, 0)  # type: ignore[arg-type]
+    with pytest.raises(brisca.StateError, match=r"Trick\.cards cannot hold a"):
+        trick = brisca.Trick(0, (), 0, 0)
+        for _ in range(12):
+            trick = brisca.Trick(0, (trick,) * 10, 0, 0)  # type: ignore[arg-type]
+
+
+class _Tuple(tuple):  # type: ignore[type-arg]
+    """A tuple that may carry attributes, which pickle writes out too."""
+
+
+def test_what_a_tuple_subclass_carries_is_checked_with_its_items() -> None:
+    state = played("spanish-2p", 3)
+    stock = _Tuple(state.stock)
+    stock.payload = _chain(1_000_000)  # type: ignore[attr-defined]
+    with pytest.raises(brisca.StateError, match=r"State\.stock cannot hold a"):
+        attrs.evolve(state, stock=stock)
+
+
 @pytest.mark.parametrize("value", _genuine_values(), ids=lambda v: type(v).__name__)
 def test_a_value_of_many_shared_parts_is_refused_and_a_games_largest_is_not(
     value: Any,

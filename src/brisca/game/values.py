@@ -31,6 +31,7 @@ place.
 
 from __future__ import annotations
 
+import itertools
 import types
 from collections.abc import Callable, Iterable
 from typing import Any, Final, TypeVar, cast
@@ -116,8 +117,9 @@ _LEAVES: Final[set[type]] = {int, str, bool, float, type(None)}
 
 def held_whole(cls: type) -> None:
     """Let `refuse_overgrown` take objects of `cls` without looking inside: they are
-    immutable scalars, or check what they hold as they are made (the values `frozen`
-    finishes, which the engine builds or `refuse_overgrown` checks, and `Rules`)."""
+    immutable and hold only such objects, whatever Python code does (`Card`, `Suit`, and
+    `Rules`, which checks each option as it is set). Not the library's own values: one
+    checked alone may hold another, and their nesting would add up unseen."""
     _LEAVES.add(cls)
 
 
@@ -161,27 +163,34 @@ def refuse_overgrown(cls: type, values: tuple[object, ...]) -> None:
 
 
 def _contents(item: object) -> tuple[int, Iterable[object]] | None:
-    """How many items `item` holds that a hash or comparison of it reaches, and those
-    items, read by the container's own C methods (a subclass's ``__iter__`` may never
-    end); ``None`` for anything else."""
+    """How many items `item` holds that a hash, comparison or pickle of it reaches, and
+    those items, read by the container's own C methods (a subclass's ``__iter__`` may
+    never end); ``None`` for anything else."""
+    kind = type(item)
     try:
+        if kind is tuple:
+            return tuple.__len__(item), tuple.__iter__(item)  # type: ignore[arg-type]
         if isinstance(item, tuple):
-            return tuple.__len__(item), tuple.__iter__(item)
-        if isinstance(item, list):
-            return list.__len__(item), list.__iter__(item)
-        if isinstance(item, frozenset):
-            return frozenset.__len__(item), frozenset.__iter__(item)
-        if isinstance(item, set):
-            return set.__len__(item), set.__iter__(item)
-        if isinstance(item, dict):
-            return 2 * dict.__len__(item), (*dict.keys(item), *dict.values(item))
-        kind = type(item)
-        if attr.has(kind):
+            found: tuple[int, Iterable[object]] = tuple.__len__(item), tuple.__iter__(item)
+        elif isinstance(item, list):
+            found = list.__len__(item), list.__iter__(item)
+        elif isinstance(item, frozenset):
+            found = frozenset.__len__(item), frozenset.__iter__(item)
+        elif isinstance(item, set):
+            found = set.__len__(item), set.__iter__(item)
+        elif isinstance(item, dict):
+            found = 2 * dict.__len__(item), itertools.chain(dict.keys(item), dict.values(item))
+        elif attr.has(kind):
             fields = attr.fields(kind)
             return len(fields), [getattr(item, f.name, None) for f in fields]
+        else:
+            return None
+        extra = getattr(item, "__dict__", None)  # a subclass's attributes, which pickle reads
+        if type(extra) is dict and extra:
+            return found[0] + len(extra), itertools.chain(found[1], dict.values(extra))
+        return found
     except BARE_ERRORS:  # what cannot be read, no hash or comparison reads either
         return None
-    return None
 
 
 def frozen(cls: type[Any], build: F) -> F:
@@ -193,7 +202,6 @@ def frozen(cls: type[Any], build: F) -> F:
     returned in its place, one call fewer. `cls` takes no subclass from then on (`sealed`).
     """
     init = cls.__dict__["__init__"]
-    held_whole(cls)
     if not isinstance(init, types.FunctionType):
         # Compiled: mypyc keeps of the slotted class attrs made only its fields, so attrs
         # makes the rest (equality, hashing, the repr, the frozen __setattr__) again, in
