@@ -216,3 +216,15 @@ def test_equal_observations_encode_equally() -> None:
     assert other != state
     assert encode_observation(brisca.observe(other, 0)) == encode_observation(view)
     assert observation_to_dict(brisca.observe(other, 0)) == observation_to_dict(view)
+
+
+def test_no_class_extends_the_state_encoder_in_either_build() -> None:
+    """Compiled, the encoder is a native class no Python class can extend; interpreted it
+    is sealed alike, so code that runs on one build runs on the other, and a copy (made
+    as a StateEncoder of the same rules) loses nothing."""
+    from brisca.agents.encoding import StateEncoder
+
+    with pytest.raises(TypeError):
+
+        class Mine(StateEncoder):  # type: ignore[misc]
+            pass

@@ -93,6 +93,7 @@ from brisca.game.errors import (
 )
 from brisca.game.rules import Rules
 from brisca.game.state import Observation, State, Trick
+from brisca.game.values import sealed
 from brisca.game.variants import VARIANTS, owner
 from brisca.game.variants.auction import MAX_BID
 
@@ -816,6 +817,11 @@ def _float32(value: float) -> float:
             _ROUNDED.clear()
         _ROUNDED[value] = rounded
     return rounded
+
+
+# Compiled, no Python class can extend it; interpreted, none may either, so that both
+# builds agree (and copies, which are made as a StateEncoder, lose nothing).
+sealed(StateEncoder)
 
 
 @attrs.frozen(eq=False)
