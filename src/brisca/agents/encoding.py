@@ -534,7 +534,8 @@ class StateEncoder:
         Raises:
             StateError: `state` is not a State of these rules, or `seat` not a seat.
         """
-        return self._encoded(state, seat, False)  # type: ignore[no-any-return]
+        vector: npt.NDArray[np.float32] = self._encoded(state, seat, False)
+        return vector
 
     def observation_list(self, state: object, seat: object) -> list[float]:
         """``observation(state, seat).tolist()``, made without the array: a new list of
@@ -548,7 +549,7 @@ class StateEncoder:
 
     def _encoded(self, state: object, seat: object, listed: bool) -> Any:
         """`seat`'s vector of `state`: an array, or a list if `listed`."""
-        view = observe(self._check(state), seat)  # type: ignore[call-overload]
+        view = observe(self._check(state), cast(Any, seat))  # observe checks the seat
         # An inline try here and below, not `as_state_error`: these run at every step of
         # an environment, and a try costs nothing until a hand-edited value makes Python
         # raise.
