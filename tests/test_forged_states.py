@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import functools
 import operator
 import pickle
 import random
@@ -410,7 +411,10 @@ def _tuples(width: int, depth: int) -> object:
     return value
 
 
+@functools.cache
 def _chain(depth: int) -> object:
+    """A tuple nested `depth` deep, made once: a million tuples, which every test of a
+    value's fields would otherwise make again, churning memory beside the timed tests."""
     return _tuples(1, depth)
 
 
