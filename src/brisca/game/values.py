@@ -96,10 +96,7 @@ def refuse_mistyped(cls: type, kinds: tuple[Kind, ...], values: tuple[object, ..
                 continue
         elif kind(value):
             continue
-        name = [a.name for a in attr.fields(cls) if a.init][index]
-        raise StateError(
-            f"{cls.__name__}.{name} cannot hold a value of type {type(value).__name__}"
-        )
+        raise StateError(f"{_field(cls, index)} cannot hold a value of type {type(value).__name__}")
     refuse_overgrown(cls, values)
 
 
@@ -152,14 +149,18 @@ def refuse_overgrown(cls: type, values: tuple[object, ...]) -> None:
             size, items = found
             budget -= size
             if budget < 0 or (size and depth >= MOST_NESTING):
-                name = [a.name for a in attr.fields(cls) if a.init][index]
                 raise StateError(
-                    f"{cls.__name__}.{name} cannot hold a value nested more than "
+                    f"{_field(cls, index)} cannot hold a value nested more than "
                     f"{MOST_NESTING} deep or of more than {MOST_ITEMS} items"
                 )
             for child in items:
                 if type(child) not in _LEAVES:
                     pending.append((child, depth + 1))
+
+
+def _field(cls: type, index: int) -> str:
+    """``Class.field`` of the `index`-th field ``__init__`` takes, for a refusal."""
+    return f"{cls.__name__}.{[a.name for a in attr.fields(cls) if a.init][index]}"
 
 
 def _contents(item: object) -> tuple[int, Iterable[object]] | None:
