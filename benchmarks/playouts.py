@@ -27,8 +27,9 @@ import statistics
 import time
 from collections.abc import Callable, Iterable
 
+from valgrind import BUILD
+
 import brisca
-from brisca.game.values import COMPILED
 
 try:  # an optional peer: a mutable 2-player engine from PyPI
     from naipes.games.brisca import GameState as NaipesGame
@@ -210,7 +211,7 @@ def arguments(description: str, games: int) -> argparse.Namespace:
 
 def main() -> None:
     args = arguments(__doc__.splitlines()[0], 4000)
-    print(f"brisca's {'compiled' if COMPILED else 'pure Python'} build")
+    print(f"brisca's {BUILD} build")
     print(f"{'game':<22} {'median us/game':>15} {'x floor':>8}")
     for name, (us, ratio) in measure(lines(args.presets.split(",")), args.games).items():
         print(f"{name:<22} {us:>15.1f} {ratio:>8.2f}")
