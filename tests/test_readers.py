@@ -7,6 +7,7 @@ builds are amortised linear, but ramp up over the first MiBs and would blur the 
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import io
 import json
@@ -42,7 +43,12 @@ NotationError = brisca.NotationError
 
 
 def _assert_linear(
-    read: Callable[[str], object], make: Callable[[int], str], n: int, *, grows: bool = True
+    read: Callable[[str], object],
+    make: Callable[[int], str],
+    n: int,
+    *,
+    grows: bool = True,
+    attempts: int = 6,
 ) -> None:
     """`read` of `make(2n)` costs at most about twice `read` of `make(n)`.
 
@@ -51,8 +57,21 @@ def _assert_linear(
     small, large = make(n), make(2 * n)
     assert len(large) > 1.8 * len(small) or not grows
     assert_linear(
-        lambda: cpu_seconds(lambda: read(small)), lambda: cpu_seconds(lambda: read(large))
+        lambda: cpu_seconds(lambda: read(small)),
+        lambda: cpu_seconds(lambda: read(large)),
+        attempts,
+        reference=(lambda: cpu_seconds(_decoding(small)), lambda: cpu_seconds(_decoding(large))),
     )
+
+
+def _decoding(text: str) -> Callable[[], object]:
+    """The standard library decoding `text`: linear, and it builds what a reader builds."""
+
+    def decode() -> None:
+        with contextlib.suppress(ValueError, RecursionError):
+            json.loads(text)
+
+    return decode
 
 
 def _repeat(item: str, n: int) -> str:
@@ -75,6 +94,17 @@ WORST: dict[str, Callable[[int], str]] = {
     "escaped backslashes before u": lambda n: _repeat('"\\\\ud800"', n),
     "brackets only": lambda n: "[]" * (n // 2),
 }
+
+
+def test_the_doubling_check_still_fails_a_quadratic_reader() -> None:
+    """The bound that grows with the standard decoder's own growth still catches a reader
+    that rescans its text from the start at every quote."""
+
+    def rescanning(text: str) -> object:
+        return sum(text.count('"', 0, i) for i in range(0, len(text), 40))
+
+    with pytest.raises(AssertionError, match="multiplied the time"):
+        _assert_linear(rescanning, WORST["many short strings"], 40_000, attempts=2)
 
 
 @pytest.mark.parametrize("name", sorted(WORST))
