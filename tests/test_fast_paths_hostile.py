@@ -16,7 +16,7 @@ from brisca.formats import records
 from brisca.formats.views import events_to_dicts, observation_to_dict
 from brisca.game.actions import parse_actions
 from brisca.game.engine import step
-from brisca.game.events import CardPlayed, HandEnded
+from brisca.game.events import CardPlayed, HandEnded, TrickWon
 from brisca.game.presets import rules_to_dict
 from brisca.server import protocol
 from brisca.server.tables import new_table
@@ -168,3 +168,33 @@ def test_the_openspiel_observer_refuses_a_bool_player_after_an_int_one() -> None
     for junk in (True, 1.0):
         with pytest.raises(brisca.StateError):
             observer.set_from(state, junk)
+
+
+@pytest.mark.parametrize("shift", [-67, -1, 67, 1000])
+def test_a_trick_worth_what_no_deck_gives_is_reported_as_it_is(shift: int) -> None:
+    """`step` keeps the trick events a game makes in a list, at an index of the trick's
+    points and winner. A hand-built table's points out of range (a negative index
+    counts from the end: 67 fewer points reach the same slot) still give the trick's
+    own event, and leave a genuine game's events as they were."""
+    state = brisca.new_game(brisca.preset("spanish-2p"), seed=5)
+    first = brisca.legal_actions(state)[0]
+    second = brisca.legal_actions(brisca.apply(state, first))[0]
+    assert isinstance(first, brisca.Play) and isinstance(second, brisca.Play)
+
+    def trick_won(start: brisca.State) -> TrickWon:
+        after, _ = step(start, first)
+        events = step(after, second)[1]
+        (won,) = [e for e in events if type(e) is TrickWon]
+        return won
+
+    genuine = trick_won(state)
+    assert genuine == TrickWon(
+        genuine.seat,
+        state.seating.card_points[first.card] + state.seating.card_points[second.card],
+        0,
+    )
+    worth = dict.fromkeys(state.seating.card_points, 0)
+    worth[first.card] = genuine.points + shift
+    forged = attrs.evolve(state, seating=attrs.evolve(state.seating, card_points=worth))
+    assert trick_won(forged) == TrickWon(genuine.seat, genuine.points + shift, 0)
+    assert trick_won(state) == genuine

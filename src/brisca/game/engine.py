@@ -739,15 +739,15 @@ def _revealed(state: State) -> TrumpRevealed:
 
 # The events of plays, draws, tricks and hand ends, made once each: they are values, few
 # (seats by cards, or by points and trick), and a step makes several, so `step` reuses them.
-# Kept by card, then in a list by seat, or by trick, then by points and winner in one
-# int: no key tuple to build and hash. Only exact ints in range are kept, and an event
-# found is taken only if it holds the very seat (and points) asked for: a game's are
-# small ints, one object each, so a hand-built state's odd seat (negative, past every
-# table, 1.0, True), which may index or hash as another, never takes a game's event,
-# and its own are never kept.
+# Kept by card, then in a list by seat, or in a list by trick, then by points and winner
+# at one index: no key tuple to build and hash, nor an int to box (compiled). Only exact
+# ints in range are kept, and an event found is taken only if it holds the very seat
+# (and points) asked for: a game's are small ints, one object each, so a hand-built
+# state's odd seat (negative, past every table, 1.0, True), which may index or hash as
+# another, never takes a game's event, and its own are never kept.
 _Seated = TypeVar("_Seated", CardPlayed, CardsDrawn)
 _MOST_SEATS: Final = 6
-_MOST_POINTS: Final = 255  # a trick's points, at most 66 (six cards of 11), kept under it
+_MOST_POINTS: Final = 66  # a trick's points: at most six cards of 11
 _PLAYED: Final[dict[Card, list[CardPlayed | None]]] = {
     c: [None] * _MOST_SEATS for c in deck_cards(DeckKind.SPANISH48)
 }
@@ -755,7 +755,9 @@ _DRAWN: Final[dict[Card, list[CardsDrawn | None]]] = {
     c: [None] * _MOST_SEATS for c in deck_cards(DeckKind.SPANISH48)
 }
 _MOST_TRICKS: Final = 48
-_WON: Final[list[dict[int, TrickWon]]] = [{} for _ in range(_MOST_TRICKS)]
+_WON: Final[list[list[TrickWon | None]]] = [
+    [None] * ((_MOST_POINTS + 1) * _MOST_SEATS) for _ in range(_MOST_TRICKS)
+]
 _ENDED: Final[dict[tuple[Any, ...], Event]] = {}
 
 
@@ -794,7 +796,7 @@ def _trick_won(winner: Any, total: Any, number: int) -> TrickWon:
     event = TrickWon(winner, total, number)
     exact = type(winner) is int and type(total) is int and number < _MOST_TRICKS
     if exact and 0 <= winner < _MOST_SEATS and 0 <= total <= _MOST_POINTS:
-        _WON[number][total * 8 + winner] = event
+        _WON[number][total * _MOST_SEATS + winner] = event
     return event
 
 
@@ -839,7 +841,7 @@ def _play(state: State, action: Play, log: Log, plan: _Plan) -> State:
     if log is not None:
         number = len(state.tricks)
         try:  # see _PLAYED
-            won = _WON[number].get(total * 8 + winner)  # None if not made yet
+            won = _WON[number][total * _MOST_SEATS + winner]  # None if not made yet
         except (IndexError, TypeError):  # no game's values
             won = None
         if won is None or won.seat is not winner or won.points is not total:
@@ -865,12 +867,12 @@ def _play(state: State, action: Play, log: Log, plan: _Plan) -> State:
             trump_card = None
         if log is None:
             for k, drawer in enumerate(order):
-                hands[drawer] += (stock[k],)
+                hands[drawer] = hands[drawer] + (stock[k],)  # `+=` on an item is generic
         else:
             turned = state.trump_card
             for k, drawer in enumerate(order):
                 card = stock[k]
-                hands[drawer] += (card,)
+                hands[drawer] = hands[drawer] + (card,)
                 if card is turned:  # once a hand: the turned card, drawn in view
                     log.append(CardsDrawn(drawer, card, True))
                 else:

@@ -821,7 +821,8 @@ class State:
             totals = [0] * len(self.seating.sides)
             side_of = self.seating.side_of
             for t in self.tricks:
-                totals[side_of[t.winner]] += t.points
+                side = side_of[t.winner]
+                totals[side] = totals[side] + t.points  # `+=` on an item is generic, compiled
         except BARE_ERRORS as error:
             raise as_brisca_error("the state", error) from None
         return tuple(totals)
