@@ -28,7 +28,11 @@ from helpers import forge, self_holding_list
 import brisca
 from brisca import HandResult, IllegalActionError, Match, MatchObservation, MatchResult, Rules
 from brisca.formats.saves import dumps_match, loads_match
+from brisca.game.actions import ACTION_TYPES
 from brisca.game.match import (
+    MAX_ACTIONS,
+    MAX_DEALS,
+    MOST_MATCH_ITEMS,
     HandRecord,
     hand_value,
     match_apply,
@@ -173,7 +177,9 @@ def _forged(value: Any, **changes: object) -> Any:
         return None  # refused at the door: as good as refused later
 
 
-def _assert_refused_or_served(forged: Match, moment: Moment) -> None:
+def _assert_refused_or_served(forged: Match | None, moment: Moment) -> None:
+    if forged is None:  # refused as it was made
+        return
     before = _raw(forged)
     entries = _entry_points(moment)
     if moment.label in DONOR_MOMENTS:
@@ -208,9 +214,9 @@ def test_a_match_with_another_matchs_part_is_a_brisca_error(name: str, field: st
                 _assert_refused_or_served(attrs.evolve(moment.match, **{field: part}), moment)
 
 
-def _with_newest_record(match: Match, record: object) -> Match:
+def _with_newest_record(match: Match, record: object) -> Match | None:
     earlier, _, actions, taken = match._finished
-    return attrs.evolve(match, finished=(earlier, record, actions, taken))
+    return _forged(match, finished=(earlier, record, actions, taken))
 
 
 # Moments with a finished hand, whose newest record the next tests forge: early in a match
@@ -243,7 +249,7 @@ def test_a_match_whose_chain_of_finished_deals_is_hand_edited_is_a_brisca_error(
         for value in JUNK:
             node = list(moment.match._finished)
             node[index] = value
-            _assert_refused_or_served(_edit(moment.match, finished=tuple(node)), moment)
+            _assert_refused_or_served(_forged(moment.match, finished=tuple(node)), moment)
 
 
 @pytest.mark.parametrize("field", RESULT_FIELDS)
@@ -254,8 +260,9 @@ def test_a_match_whose_hand_result_is_hand_edited_is_a_brisca_error(field: str) 
         for value in (*JUNK, *donors):
             forged = _forged(record.result, **{field: value})
             if forged is not None:
-                edited = attrs.evolve(record, result=forged)
-                _assert_refused_or_served(_with_newest_record(moment.match, edited), moment)
+                edited = _forged(record, result=forged)
+                if edited is not None:
+                    _assert_refused_or_served(_with_newest_record(moment.match, edited), moment)
 
 
 # The match options that hand_value reads, each mode and margin rule.
@@ -440,7 +447,10 @@ def test_a_finished_chain_that_holds_itself_is_refused_not_looped() -> None:
     earlier, record, actions, taken = match._finished
     loop: list[object] = [earlier, record, actions, taken]
     loop[0] = loop
-    forged = _edit(match, finished=loop)
+    with pytest.raises(brisca.StateError, match=r"more than \d+ deals"):
+        _edit(match, finished=loop)
+    forged = copy.copy(match)  # the same chain, past the check a built match meets
+    object.__setattr__(forged, "_finished", loop)
     with pytest.raises(brisca.StateError, match=r"more than \d+ deals"):
         _ = forged.hands
     with pytest.raises(brisca.StateError):
@@ -468,3 +478,88 @@ def test_a_genuine_match_still_plays_copies_pickles_and_round_trips(name: str) -
             assert all(type(s) is Fraction for s in match.standings)
     if match.is_over:
         assert match_result(match).standings == match.standings
+
+
+def _match_values() -> list[Any]:
+    """A genuine value of each class of a match: mid-way, its view, its result and a
+    hand's record."""
+    moments = MOMENTS["spanish-4p"]
+    second = next(m for m in moments if m.label == "second hand").match
+    over = next(m for m in moments if m.label == "over").match
+    return [second, match_observe(second, 1), match_result(over), second.hands[-1]]
+
+
+def _nested(width: int, depth: int) -> object:
+    value: object = 0
+    for _ in range(depth):
+        value = (value,) * width
+    return value
+
+
+def _holding(value: Any, name: str, junk: object) -> object:
+    """What field `name` of `value` holds with `junk` in it: a match's chain of finished
+    deals holds it as the newest deal's actions."""
+    if name != "_finished":
+        return junk
+    earlier, record, _, taken = value._finished
+    return (earlier, record, junk, taken)
+
+
+@pytest.mark.parametrize("value", _match_values(), ids=lambda v: type(v).__name__)
+def test_a_match_value_nested_wide_or_deep_is_refused_as_it_is_made(value: Any) -> None:
+    """A match held a tuple nested a million deep in any field, and hashing it killed the
+    interpreter; a dozen tuples each holding the next ten times never finished hashing.
+    Every value of a match refuses them as it is made, evolved or unpickled, as a hand's
+    values do (`brisca.game.values.refuse_overgrown`), with a message naming the field."""
+    deep, wide = _nested(1, 1_000_000), _nested(10, 12)
+    for field in attrs.fields(type(value)):
+        for junk in (deep, wide, [wide], {0: (wide,)}):
+            with pytest.raises(brisca.StateError, match=rf"\.{field.name} cannot hold a"):
+                attrs.evolve(value, **{field.alias: _holding(value, field.name, junk)})
+        forged = copy.copy(value)  # past the check: what a pickle of a forged value holds
+        object.__setattr__(forged, field.name, _holding(value, field.name, wide))
+        with pytest.raises(brisca.StateError, match=rf"\.{field.name} cannot hold a"):
+            pickle.loads(pickle.dumps(forged))
+    assert pickle.loads(pickle.dumps(value)) == value == attrs.evolve(value)
+
+
+def _items(value: Any) -> int:
+    """How many items the check counts in a match value: the least budget it passes."""
+    from brisca.game.match import _deals
+    from brisca.game.values import refuse_overgrown
+
+    fields = tuple(
+        _deals(value._finished) if f.name == "_finished" else getattr(value, f.name)
+        for f in attrs.fields(type(value))
+    )
+    low, high = 0, MOST_MATCH_ITEMS
+    while low < high:
+        middle = (low + high) // 2
+        try:
+            refuse_overgrown(Match, fields, middle)
+            high = middle
+        except brisca.StateError:
+            low = middle + 1
+    return low
+
+
+@pytest.mark.parametrize("name", PRESETS)
+def test_a_match_at_its_caps_stays_inside_the_budget_of_a_match_value(name: str) -> None:
+    """The budget must not refuse a genuine match however long: from ten hands of each
+    preset to twenty, the items each finished deal adds, beside its actions (an action
+    and its fields), times `MAX_DEALS`, plus those of `MAX_ACTIONS` actions of the
+    largest kind, stay under it."""
+    rng = random.Random(5)
+    rules = attrs.evolve(brisca.preset(name), match_mode="hands_won", match_target=100)
+    match = new_match(rules, seed=5)
+    counts = []
+    for deals in (10, 20):
+        while match.hand_number < deals:
+            match = match_apply(match, rng.choice(match_legal_actions(match)))
+        counts.append((_items(match), match.action_count, match.hand_number))
+    assert not match.is_over
+    per_action = 1 + max(len(attrs.fields(kind)) for kind in ACTION_TYPES)
+    (items, actions, deals), (more_items, more_actions, more_deals) = counts
+    per_deal = (more_items - items - per_action * (more_actions - actions)) / (more_deals - deals)
+    assert per_deal > 0
+    assert per_deal * MAX_DEALS + per_action * MAX_ACTIONS < MOST_MATCH_ITEMS

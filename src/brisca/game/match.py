@@ -166,6 +166,7 @@ from brisca.game.state import (
     rules_label,
     seed_label,
 )
+from brisca.game.values import refuse_overgrown
 
 __all__ = [
     "MAX_ACTIONS",
@@ -251,6 +252,44 @@ def _deals_repr(finished: Finished) -> str:
     return repr(_deals(finished))
 
 
+#: The most items a match value built by hand may hold, as hashing reaches them (see
+#: `brisca.game.values.refuse_overgrown`, whose budget for a hand's values is a tenth of
+#: it): a match at its caps, `MAX_DEALS` deals and `MAX_ACTIONS` actions, holds less.
+MOST_MATCH_ITEMS = 1_000_000
+
+
+def _refuse_overgrown(value: Any) -> None:
+    """Refuse a match value (a `Match`, its view or result, or a `HandRecord`) built by
+    hand, evolved or unpickled whose fields nest too deep or hold too many items, as
+    every value of a hand does: a hash recurses through what the value holds. A match's
+    finished deals, a chain of nodes by design, count as the flat deals its equality
+    and hash read.
+
+    Raises:
+        StateError: naming the field, never the value.
+    """
+    kind = type(value)
+    with as_state_error("the match value"):
+        values = tuple(
+            _deals(value._finished) if f.name == "_finished" else getattr(value, f.name)
+            for f in attrs.fields(kind)
+            if f.init
+        )
+    refuse_overgrown(kind, values, MOST_MATCH_ITEMS)
+
+
+def _fields(value: Any) -> dict[str, Any]:
+    """What a match value pickles: its fields by name."""
+    return {f.name: getattr(value, f.name) for f in attrs.fields(type(value))}
+
+
+def _restore(value: Any, fields: dict[str, Any]) -> None:
+    """Unpickle a match value: its fields, then the check a hand-built one meets."""
+    for name, field in fields.items():
+        object.__setattr__(value, name, field)
+    _refuse_overgrown(value)
+
+
 @attrs.frozen
 class _SeedStream:
     """The match seed stream just after deal `number`'s seed was drawn (see the module
@@ -281,6 +320,10 @@ class HandRecord:
     credits: tuple[Fraction, ...]
     #: Whether the hand was a tie dealt again, so that it counted for nothing.
     replayed: bool
+
+    __attrs_post_init__ = _refuse_overgrown
+    __getstate__ = _fields
+    __setstate__ = _restore
 
 
 class _MatchSlots:
@@ -365,6 +408,9 @@ class Match(_MatchSlots, Playable["MatchObservation", "MatchResult"]):
     # deal draws one seed instead of re-reading the stream from its start. A cache, so
     # it takes no part in equality; ``None`` (or a stale one) means "read from the start".
     _stream: _SeedStream | None = attrs.field(default=None, eq=False, repr=False)
+
+    # Built by hand or evolved; the engine builds through `_MatchSlots`, unchecked.
+    __attrs_post_init__ = _refuse_overgrown
 
     @property
     def hands(self) -> tuple[HandRecord, ...]:
@@ -467,6 +513,7 @@ class Match(_MatchSlots, Playable["MatchObservation", "MatchResult"]):
             object.__setattr__(self, name, value)
         with as_state_error("the match"):  # a hand-edited deal's actions may have no length
             object.__setattr__(self, "_finished", _chained(state["_finished"]))
+        _refuse_overgrown(self)
 
     def legal_actions(self) -> tuple[Action, ...]:
         """The legal actions of the seat to act: :func:`match_legal_actions`."""
@@ -563,6 +610,10 @@ class MatchObservation(_MatchObservationSlots):
     #: The winning seats once the match is over.
     winners: tuple[Seat, ...]
 
+    __attrs_post_init__ = _refuse_overgrown
+    __getstate__ = _fields
+    __setstate__ = _restore
+
     @property
     def is_over(self) -> bool:
         """Whether the match has ended."""
@@ -609,6 +660,10 @@ class MatchResult:
     standings: tuple[Fraction, ...]
     #: Every hand of the match, replays included.
     hands: tuple[HandRecord, ...]
+
+    __attrs_post_init__ = _refuse_overgrown
+    __getstate__ = _fields
+    __setstate__ = _restore
 
     @property
     def is_draw(self) -> bool:
@@ -785,6 +840,16 @@ else:
     _with_state = _MatchSlots
 
 
+def _evolved(match: Match, **changes: Any) -> Match:
+    """``attrs.evolve(match, ...)`` by field name, for the engine's own moves between
+    hands: unchecked, as `_with_state` builds, since the check a hand-built match meets
+    reads every finished deal, which would make a match's moves cost its length squared."""
+    made = _with_state(match, match.state)
+    for name, value in changes.items():
+        object.__setattr__(made, name, value)
+    return made
+
+
 def _not_a_match(match: object) -> StateError:
     return StateError(f"expected a brisca.Match, got {type(match).__name__}")
 
@@ -914,15 +979,15 @@ def _settle(match: Match, state: State) -> Match:
 def _ended(
     match: Match, finished: Finished, standings: tuple[Fraction, ...], winners: tuple[Seat, ...]
 ) -> Match:
-    return attrs.evolve(
+    return _evolved(
         match,
-        finished=finished,
+        _finished=finished,
         state=None,
         stake=1,
         ties=0,
         standings=standings,
         winners=winners,
-        stream=None,
+        _stream=None,
     )
 
 
@@ -943,15 +1008,15 @@ def _deal_from(
     if number >= MAX_DEALS or _taken(finished) + MAX_DEAL_ACTIONS > MAX_ACTIONS:
         return _ended(match, finished, standings, ())
     state, stream = _deal(match, number, dealer)
-    following = attrs.evolve(
+    following = _evolved(
         match,
-        finished=finished,
+        _finished=finished,
         state=state,
         stake=stake,
         ties=ties,
         standings=standings,
         winners=(),
-        stream=stream,
+        _stream=stream,
     )
     if state.is_over:  # a hand can end before any play, e.g. on a black hand shown at the deal
         return _settle(following, state)

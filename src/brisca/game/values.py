@@ -120,11 +120,12 @@ def held_whole(cls: type) -> None:
     _LEAVES.add(cls)
 
 
-def refuse_overgrown(cls: type, values: tuple[object, ...]) -> None:
+def refuse_overgrown(cls: type, values: tuple[object, ...], most_items: int = MOST_ITEMS) -> None:
     """Refuse field values whose containers (tuples, lists, sets, dicts and attrs
-    instances) nest deeper than `MOST_NESTING` or hold more than `MOST_ITEMS` items all
+    instances) nest deeper than `MOST_NESTING` or hold more than `most_items` items all
     told. Both builds check what is built by hand, pickled or evolved; the engine's own
-    values skip it.
+    values skip it. A match's values, which hold every hand of a match, take a larger
+    budget (`brisca.game.match`).
 
     Python hashes a tuple by hashing each item, anew at every call and by recursion in
     C: a tuple nested a million deep overflows the C stack and kills the interpreter, and
@@ -135,7 +136,7 @@ def refuse_overgrown(cls: type, values: tuple[object, ...]) -> None:
     Raises:
         StateError: naming the field, never the value.
     """
-    budget = MOST_ITEMS
+    budget = most_items
     for index in range(len(values)):
         value = values[index]
         if type(value) in _LEAVES:
@@ -151,7 +152,7 @@ def refuse_overgrown(cls: type, values: tuple[object, ...]) -> None:
             if budget < 0 or (size and depth >= MOST_NESTING):
                 raise StateError(
                     f"{_field(cls, index)} cannot hold a value nested more than "
-                    f"{MOST_NESTING} deep or of more than {MOST_ITEMS} items"
+                    f"{MOST_NESTING} deep or of more than {most_items} items"
                 )
             for child in items:
                 if type(child) not in _LEAVES:
