@@ -11,7 +11,6 @@ from __future__ import annotations
 import functools
 import pickle
 import random
-import time
 import tracemalloc
 from collections.abc import Callable
 from typing import Any
@@ -257,8 +256,9 @@ def test_the_sampler_refuses_a_mistyped_view_before_any_try(
         return propose(model, rng)
 
     monkeypatch.setattr(sampling._Model, "propose", counted)
-    for moves in (5, 999):  # a hand in play, and a finished one
-        view = forge(brisca.observe(played("spanish-2p", moves), 0), **change)
+    # A hand in play and a finished one, in two and four players.
+    for name, moves in (("spanish-2p", 5), ("spanish-2p", 999), ("spanish-4p", 999)):
+        view = forge(brisca.observe(played(name, moves), 0), **change)
         if view is None:  # the compiled build refused it as it was stored
             continue
         with pytest.raises(brisca.StateError, match=message):
@@ -428,12 +428,3 @@ def test_random_playouts_stay_within_memory_at_their_largest() -> None:
     assert MAX_GAMES * 8 * (sides + 2) < 2**30
     with pytest.raises(brisca.StateError):
         batch_games.random_playouts("spanish-2p", MAX_GAMES + 1)
-
-
-def test_a_hopeless_view_is_refused_quickly() -> None:
-    """With its real budget of tries, a mistyped hand is refused in well under a second."""
-    view = brisca.observe(played("spanish-4p", 999), 0)
-    start = time.perf_counter()
-    with pytest.raises(brisca.StateError):
-        sampling.sample_state(_forged(view, "hand", ""), Generator(1))
-    assert time.perf_counter() - start < 1.0
