@@ -7,6 +7,7 @@ import itertools
 import math
 from collections.abc import Callable
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -117,3 +118,18 @@ def test_seeded_deal_is_pinned_across_versions() -> None:
     assert state.trump_card is pack[order[6]]
     assert [str(c) for c in state.hands[0]] == ["2O", "11C", "4C"]
     assert str(state.trump_card) == "3C"
+
+
+def test_a_shuffle_takes_at_most_its_budget_of_items() -> None:
+    """Its one draw below ``len(items)!`` costs time that grows as the square of the
+    length (20 s at 160,000 items): a longer list, or an endless iterable, is refused
+    once the budget is read, and the longest allowed is still a true permutation."""
+    longest = list(range(rng.MOST_SHUFFLED))
+    assert sorted(Generator(3).shuffle(longest)) == longest
+    for items in (range(rng.MOST_SHUFFLED + 1), [0] * 10**6, itertools.count()):
+        with pytest.raises(brisca.StateError, match=f"at most {rng.MOST_SHUFFLED} items"):
+            Generator(3).shuffle(items)
+    endless = itertools.count()
+    with pytest.raises(brisca.StateError):
+        Generator(3).shuffle(endless)
+    assert next(endless) == rng.MOST_SHUFFLED + 1, "read past the budget"

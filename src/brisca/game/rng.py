@@ -27,19 +27,26 @@ in any language, can reproduce a seeded game:
 from __future__ import annotations
 
 import hashlib
+import itertools
 import math
 from collections.abc import Iterable, Iterator
 from typing import Any, TypeVar
 
 from brisca.game.errors import StateError, checked_int, describe
 
-__all__ = ["MAX_SEED", "Generator"]
+__all__ = ["MAX_SEED", "MOST_SHUFFLED", "Generator"]
 
 T = TypeVar("T")
 _DOMAIN = b"brisca-rng-v1"
 
 #: The greatest seed: seeds are ints from 0 to ``2**1024 - 1`` (see the key, above).
 MAX_SEED = 2**1024 - 1
+
+#: The most items :meth:`Generator.shuffle` takes. Its one draw below ``len(items)!``
+#: costs time that grows as the square of the length (Python divides such numbers
+#: digit by digit): some 0.06 s at 10,000 items, 1.2 s at 40,000, hours at a million.
+#: The library's packs hold at most 52 cards.
+MOST_SHUFFLED = 10_000
 
 
 class Generator:
@@ -110,11 +117,14 @@ class Generator:
         """A new list holding `items` in a uniformly random order.
 
         Raises:
-            StateError: `items` is not iterable.
+            StateError: `items` is not iterable, or holds more than `MOST_SHUFFLED`
+                items (an endless iterable is read no further).
         """
         if not isinstance(items, Iterable):
             raise StateError(f"shuffle needs a sequence of items, got {describe(items)}")
-        out = list(items)
+        out = list(itertools.islice(items, MOST_SHUFFLED + 1))
+        if len(out) > MOST_SHUFFLED:
+            raise StateError(f"shuffle takes at most {MOST_SHUFFLED} items")
         size, k, limit, runs = _SHUFFLES.get(len(out)) or _shuffle_plan(len(out))
         m = self._below(size, k, limit)
         # The digits of m, from radix len(out) down to 2, as the module's 4. takes them
