@@ -8,6 +8,7 @@ import math
 from collections.abc import Callable
 
 import pytest
+from helpers import assert_linear, cpu_seconds
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -133,3 +134,25 @@ def test_a_shuffle_takes_at_most_its_budget_of_items() -> None:
     with pytest.raises(brisca.StateError):
         Generator(3).shuffle(endless)
     assert next(endless) == rng.MOST_SHUFFLED + 1, "read past the budget"
+
+
+@given(seed=st.integers(min_value=0, max_value=2**64), bits=st.integers(250, 20_000))
+def test_a_draw_of_many_blocks_follows_the_documentation(seed: int, bits: int) -> None:
+    """A bound of thousands of bits takes many blocks of the stream at once, after a small
+    draw has left part of a block unread."""
+    gen, stream = Generator(seed), reference_stream(seed)
+    n = 2**bits - 12345
+    assert [gen.below(6), gen.below(n), gen.below(n)] == [
+        reference_below(stream, 6),
+        reference_below(stream, n),
+        reference_below(stream, n),
+    ]
+
+
+def test_a_draw_costs_time_linear_in_its_bits() -> None:
+    """Each block of the stream shifted the whole buffer: a draw below ``2**(2**21)``
+    cost 0.38 s, six times one below ``2**(2**20)``."""
+    assert_linear(
+        lambda: cpu_seconds(lambda: Generator(1).below(2**2**21 + 1)),
+        lambda: cpu_seconds(lambda: Generator(1).below(2**2**22 + 1)),
+    )

@@ -69,11 +69,19 @@ class Generator:
         self._bits = 0
 
     def _take(self, k: int) -> int:
-        while self._bits < k:
-            digest = hashlib.sha256(self._prefix + self._block.to_bytes(8, "big")).digest()
-            self._block += 1
-            self._buffer = (self._buffer << 256) | int.from_bytes(digest, "big")
-            self._bits += 256
+        if self._bits < k:
+            # Every block the draw still needs, joined at once: a block at a time, each
+            # shift copied the whole buffer, so a draw cost the square of its bits.
+            first, blocks = self._block, (k - self._bits + 255) // 256
+            digests = b"".join(
+                [
+                    hashlib.sha256(self._prefix + block.to_bytes(8, "big")).digest()
+                    for block in range(first, first + blocks)
+                ]
+            )
+            self._block = first + blocks
+            self._buffer = (self._buffer << 256 * blocks) | int.from_bytes(digests, "big")
+            self._bits += 256 * blocks
         self._bits -= k
         value = self._buffer >> self._bits
         self._buffer &= (1 << self._bits) - 1
