@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import copy
 import json
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import attrs
@@ -17,6 +18,7 @@ from strategies import any_json
 
 import brisca
 from brisca import IllegalActionError, NotationError, Play, RulesError, StateError, Swap
+from brisca.game.rng import Generator
 
 STATE = brisca.new_game(brisca.preset("spanish-4p"), seed=42)
 SNAPSHOT = copy.deepcopy(STATE)
@@ -724,6 +726,87 @@ def test_an_endless_deck_is_refused_after_one_card_past_the_pack() -> None:
         brisca.new_game("spanish-2p", deck=itertools.repeat("1O"))
     with pytest.raises(StateError, match="deck has 39 cards"):
         brisca.new_game("spanish-2p", deck=list(brisca.preset("spanish-2p").cards)[:39])
+
+
+class _FailingSequence:
+    """An iterable whose iteration fails part-way, raising `error` after one card."""
+
+    def __init__(self, error: Exception) -> None:
+        self.error = error
+
+    def __iter__(self) -> Iterator[str]:
+        yield "1O"
+        raise self.error
+
+
+class _NoIterator:
+    def __iter__(self) -> Any:
+        return 5  # iter() raises TypeError
+
+
+#: Each reader of a sequence of cards, and the error it refuses with.
+CARD_SEQUENCES: dict[str, tuple[Callable[[object], object], type[brisca.BriscaError]]] = {
+    "new_game deck": (lambda v: brisca.new_game("spanish-2p", deck=v), StateError),
+    "new_match decks": (lambda v: brisca.match.new_match("spanish-2p", decks=v), StateError),
+    "new_match a deck": (lambda v: brisca.match.new_match("spanish-2p", decks=[v]), StateError),
+    "shuffle": (lambda v: Generator(1).shuffle(v), StateError),
+    "removed_cards": (lambda v: brisca.Rules(removed_cards=v), RulesError),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CARD_SEQUENCES))
+@pytest.mark.parametrize(
+    "sequence",
+    [
+        _FailingSequence(IndexError("gone")),
+        _FailingSequence(ValueError("bad")),
+        _FailingSequence(KeyError("x")),
+        _FailingSequence(TypeError("odd")),
+        _NoIterator(),
+    ],
+    ids=["IndexError", "ValueError", "KeyError", "TypeError", "no iterator"],
+)
+def test_a_sequence_whose_iteration_fails_is_refused_as_unreadable(
+    name: str, sequence: object
+) -> None:
+    """Decks, shuffled items and removed cards are read through `read_at_most`: an
+    iterable that raises as it is read, or gives no iterator, let its bare error out."""
+    call, error = CARD_SEQUENCES[name]
+    with pytest.raises(
+        error, match=r"cannot be read \((IndexError|ValueError|KeyError|TypeError)\)"
+    ):
+        call(sequence)
+
+
+class _UnreadableList(list[int]):
+    def __len__(self) -> int:
+        raise KeyError("no length")
+
+    def __getitem__(self, index: object) -> Any:
+        raise IndexError("no items")
+
+    def __iter__(self) -> Iterator[int]:
+        raise ValueError("no iterating")
+
+
+class _UnreadableTuple(tuple[int, ...]):
+    def __len__(self) -> int:
+        raise KeyError("no length")
+
+    def __getitem__(self, index: object) -> Any:
+        raise IndexError("no items")
+
+
+@pytest.mark.parametrize("kind", [_UnreadableList, _UnreadableTuple])
+def test_chiamata_scores_are_read_as_the_list_or_tuple_they_hold(kind: type) -> None:
+    """A list or tuple subclass whose own len, items or iteration raise let KeyError or
+    IndexError out of Rules; its scores are read by the built-in type's own methods."""
+    chiamata = brisca.preset("chiamata-5p")
+    rules = attrs.evolve(chiamata, chiamata_scores=kind((3, 2, 1, 6)))
+    assert rules.chiamata_scores == (3, 2, 1, 6)
+    assert type(rules.chiamata_scores) is tuple
+    with pytest.raises(RulesError, match="chiamata_scores must be four ints"):
+        attrs.evolve(chiamata, chiamata_scores=kind((3, 2, 1)))
 
 
 # Text given as a str subclass (numpy's, or one whose own methods raise) is read as the

@@ -10,7 +10,6 @@ engine asks each variant the rules switch on, and never names a variant itself.
 
 from __future__ import annotations
 
-import itertools
 import os
 from collections.abc import Callable, Iterable
 from typing import Any, Final, TypeVar, cast, overload
@@ -28,6 +27,7 @@ from brisca.game.errors import (
     as_brisca_error,
     checked_int,
     describe,
+    read_at_most,
 )
 from brisca.game.events import CardPlayed, CardsDrawn, Event, HandEnded, TrickWon, TrumpRevealed
 from brisca.game.playable import Playable
@@ -227,13 +227,15 @@ def checked_deck(deck: object, pack: tuple[Card, ...]) -> list[Card]:
     """`deck` read as an order of the cards of `pack`, each once.
 
     Raises:
-        StateError: it is no such order (read one card past the pack at most).
+        StateError: it is no such order (read one card past the pack at most), or it
+            cannot be read.
         NotationError: a card cannot be read.
     """
     if isinstance(deck, (str, bytes)) or not isinstance(deck, Iterable):
         raise StateError(f"deck must be a sequence of cards, got {describe(deck)}")
     # Read one card past the pack at most: an endless iterable is refused, not followed.
-    order = [c if type(c) is Card else Card.parse(c) for c in itertools.islice(deck, len(pack) + 1)]
+    given = read_at_most(deck, len(pack) + 1, "deck")
+    order = [c if type(c) is Card else Card.parse(c) for c in given]
     if len(order) != len(pack):
         many = f"more than {len(pack)}" if len(order) > len(pack) else str(len(order))
         raise StateError(f"deck has {many} cards; these rules play with {len(pack)}")

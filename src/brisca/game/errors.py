@@ -7,6 +7,7 @@ a :class:`ValueError`, so callers can catch one type at the boundary.
 from __future__ import annotations
 
 import contextlib
+import itertools
 import operator
 from collections.abc import Iterable, Iterator
 from typing import TypeVar
@@ -30,6 +31,7 @@ __all__ = [
     "describe",
     "int_range",
     "plain_text",
+    "read_at_most",
     "text_of",
 ]
 
@@ -297,3 +299,28 @@ def checked_type(
         name = what or f"a brisca.{kind.__name__}"
         raise error(f"expected {name}, got {describe(value)}")
     return value
+
+
+def read_at_most(
+    items: Iterable[T], count: int, what: str, *, error: type[BriscaError] = StateError
+) -> list[T]:
+    """The first `count` items of `items`, all of them if fewer: an endless iterable is
+    read no further, so a caller that takes up to ``n`` items asks for ``n + 1`` and
+    refuses the extra one. An iteration that fails (an ``__iter__`` that gives no
+    iterator, a generator that raises) is `error`, saying that `what` cannot be read;
+    a `BriscaError` raised inside passes through.
+
+    >>> read_at_most(iter(range(10**9)), 3, "cards")
+    [0, 1, 2]
+    >>> read_at_most((int(c) for c in "12x"), 5, "cards")
+    Traceback (most recent call last):
+    ...
+    brisca.StateError: cards cannot be read (ValueError)
+    """
+    try:
+        return list(itertools.islice(items, count))
+    except BriscaError:
+        raise
+    except BARE_ERRORS as failure:
+        # The failure's type only: its text may quote a value, hidden cards and all.
+        raise error(f"{what} cannot be read ({type(failure).__name__})") from None

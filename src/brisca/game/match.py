@@ -114,7 +114,6 @@ not replays the seat sitting out always changes, under either rotation.
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Iterable, Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, cast
@@ -145,6 +144,7 @@ from brisca.game.errors import (
     as_state_error,
     checked_int,
     describe,
+    read_at_most,
 )
 from brisca.game.events import Event
 from brisca.game.rng import Generator
@@ -754,7 +754,7 @@ def _checked_decks(
     orders = []
     # One deck past the most deals at most, each read one card past the pack at most: an
     # endless iterable is refused, not followed.
-    for k, deck in enumerate(itertools.islice(decks, MAX_DEALS + 1)):
+    for k, deck in enumerate(read_at_most(decks, MAX_DEALS + 1, "decks")):
         if k == MAX_DEALS:
             raise StateError(
                 f"decks lists more than {MAX_DEALS} deck orders; a match has room for "

@@ -27,12 +27,11 @@ in any language, can reproduce a seeded game:
 from __future__ import annotations
 
 import hashlib
-import itertools
 import math
 from collections.abc import Iterable, Iterator
 from typing import Any, TypeVar
 
-from brisca.game.errors import StateError, checked_int, describe
+from brisca.game.errors import StateError, checked_int, describe, read_at_most
 
 __all__ = ["MAX_SEED", "MOST_SHUFFLED", "Generator"]
 
@@ -125,12 +124,12 @@ class Generator:
         """A new list holding `items` in a uniformly random order.
 
         Raises:
-            StateError: `items` is not iterable, or holds more than `MOST_SHUFFLED`
-                items (an endless iterable is read no further).
+            StateError: `items` is not iterable, cannot be read, or holds more than
+                `MOST_SHUFFLED` items (an endless iterable is read no further).
         """
         if not isinstance(items, Iterable):
             raise StateError(f"shuffle needs a sequence of items, got {describe(items)}")
-        out = list(itertools.islice(items, MOST_SHUFFLED + 1))
+        out = read_at_most(items, MOST_SHUFFLED + 1, "the items to shuffle")
         if len(out) > MOST_SHUFFLED:
             raise StateError(f"shuffle takes at most {MOST_SHUFFLED} items")
         size, k, limit, runs = _SHUFFLES.get(len(out)) or _shuffle_plan(len(out))

@@ -9,7 +9,6 @@ naming the options involved.
 from __future__ import annotations
 
 import enum
-import itertools
 from collections.abc import Iterable, Mapping
 from types import MappingProxyType
 from typing import Any
@@ -24,6 +23,7 @@ from brisca.game.errors import (
     checked_int,
     checked_type,
     describe,
+    read_at_most,
 )
 from brisca.game.jsonio import plain_keys
 from brisca.game.option import Option
@@ -414,7 +414,7 @@ def _removed_cards(value: object) -> tuple[Card, ...]:
             f"got {describe(value)}"
         )
     # A pack has at most 48 cards: read one more at most, so that no iterable is endless.
-    items = list(itertools.islice(value, _MOST_REMOVED + 1))
+    items = read_at_most(value, _MOST_REMOVED + 1, "removed_cards", error=RulesError)
     if len(items) > _MOST_REMOVED:
         raise RulesError(f"removed_cards lists more than {_MOST_REMOVED} cards")
     cards: list[Card] = []
@@ -455,15 +455,23 @@ def _match_target(value: object) -> int:
 
 
 def _scores(value: object) -> tuple[int, int, int, int]:
-    if not isinstance(value, (tuple, list)) or len(value) != 4:
+    # Read by the tuple's or list's own C methods: a subclass's len or items may raise.
+    items: list[object] = []
+    if isinstance(value, tuple):
+        items = list(tuple.__iter__(value))
+    elif isinstance(value, list):
+        items = list(list.__iter__(value))
+    if len(items) != 4:
         raise RulesError(
             "chiamata_scores must be four ints (caller, partner, defender, lone caller), "
             f"got {describe(value)}"
         )
     least, most = INT_OPTIONS["chiamata_scores"]
-    for index, score in enumerate(value):
+    caller, partner, defender, lone = (
         checked_int(score, f"chiamata_scores[{index}]", least, most, error=RulesError)
-    return (value[0], value[1], value[2], value[3])
+        for index, score in enumerate(items)
+    )
+    return (caller, partner, defender, lone)
 
 
 def _in_range(rules: Rules, attribute: attrs.Attribute[int], value: object) -> None:
