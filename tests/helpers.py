@@ -200,10 +200,10 @@ def hand_values(state: State) -> list[Any]:
 
 def forge(value: T, **changes: Any) -> T | None:
     """``attrs.evolve(value, **changes)``: a value no game makes, or ``None`` when the value
-    does not take the forgery as given. The compiled build checks a field's type as it
-    stores it, so it refuses a field of the wrong type with a `StateError` at once (the
-    pure-Python build refuses it where it is read), and it stores a bool given for an int
-    field as that int."""
+    does not take the forgery as given. Both builds refuse a hand's value (a state, its
+    parts, a view, a result) whose field is of the wrong type with a `StateError` at
+    once; an event, only the compiled build (the pure-Python build refuses it where it
+    is read). The compiled build stores a bool given for an int field as that int."""
     try:
         made = attrs.evolve(value, **changes)
     except brisca.StateError as error:

@@ -480,3 +480,49 @@ def test_a_value_of_many_shared_parts_is_refused_and_a_games_largest_is_not(
     with pytest.raises(brisca.StateError, match=rf"\.{field.name} cannot hold a"):
         attrs.evolve(value, **{field.alias or field.name: wide})
     assert pickle.loads(pickle.dumps(value)) == value == attrs.evolve(value)
+
+
+class _Odd:
+    """A value of no kind any field takes but "anything"."""
+
+
+def _field_kinds() -> dict[type, tuple[Any, ...]]:
+    from brisca.game import state as values
+
+    return {
+        brisca.State: values._STATE_KINDS,
+        values.Trick: values._TRICK_KINDS,
+        values.Deal: values._DEAL_KINDS,
+        values.Seating: values._SEATING_KINDS,
+        values.Ledger: values._LEDGER_KINDS,
+        brisca.Observation: values._OBSERVATION_KINDS,
+        brisca.HandResult: values._HAND_RESULT_KINDS,
+    }
+
+
+@pytest.mark.parametrize(
+    "value",
+    [*hand_values(played("spanish-4p", 6)), brisca.result(played("spanish-2p", 999))],
+    ids=lambda value: type(value).__name__,
+)
+def test_a_field_given_a_value_of_no_kind_it_takes_is_refused_in_both_builds(
+    value: Any,
+) -> None:
+    """The compiled build checked the kind of each field of a value built by hand and the
+    pure-Python build did not: a view whose hand was an endless iterable hung
+    `encode_observation`. Both refuse it as the value is made, naming the field."""
+    kind = type(value)
+    kinds = _field_kinds()[kind]
+    fields = [a for a in attrs.fields(kind) if a.init]
+    assert len(fields) == len(kinds)
+    checked = 0
+    for field, accepted in zip(fields, kinds, strict=True):
+        if accepted is None:  # a field that takes anything
+            continue
+        checked += 1
+        with pytest.raises(
+            brisca.StateError,
+            match=rf"^{kind.__name__}\.{field.name} cannot hold a value of type _Odd$",
+        ):
+            attrs.evolve(value, **{field.alias: _Odd()})
+    assert checked >= len(kinds) - 2

@@ -332,7 +332,7 @@ class Seating:
 
 
 # Seating.create builds the table through this, once a table: see `brisca.game.values`.
-build_seating = frozen(Seating, Seating)
+build_seating = frozen(Seating, Seating, _SEATING_KINDS)
 
 
 @functools.lru_cache(maxsize=1024)
@@ -397,7 +397,7 @@ def build_trick(leader: Seat, cards: tuple[Played, ...], winner: Seat, points: i
     return Trick(leader, cards, winner, points, BUILT)
 
 
-build_trick = frozen(Trick, build_trick)
+build_trick = frozen(Trick, build_trick, _TRICK_KINDS)
 
 
 @attrs.frozen
@@ -517,7 +517,7 @@ def build_deal(
     return Deal(deck, seed, hand_number, hands, BUILT)
 
 
-build_deal = frozen(Deal, build_deal)
+build_deal = frozen(Deal, build_deal, _DEAL_KINDS)
 
 
 _LEDGER_KINDS: Final[tuple[Kind, ...]] = (
@@ -607,7 +607,7 @@ def build_ledger(
     return Ledger(swaps, signals, black_hand, trump_card_drawn, bids, contract, cantes, BUILT)
 
 
-build_ledger = frozen(Ledger, build_ledger)
+build_ledger = frozen(Ledger, build_ledger, _LEDGER_KINDS)
 
 
 def evolve_ledger(ledger: Ledger, **changes: Any) -> Ledger:
@@ -924,7 +924,7 @@ def build_state(
     )
 
 
-build_state = frozen(State, build_state)
+build_state = frozen(State, build_state, _STATE_KINDS)
 
 
 def evolve_state(state: State, **changes: Any) -> State:
@@ -1286,7 +1286,7 @@ def _built_observation(
 
 # Bots and learning environments observe at every decision, and the frozen keyword
 # ``__init__`` of twenty-two fields had cost more than the move itself.
-_built_observation = frozen(Observation, _built_observation)
+_built_observation = frozen(Observation, _built_observation, _OBSERVATION_KINDS)
 
 
 class Termination(enum.Enum):
@@ -1432,4 +1432,4 @@ def build_result(
     return HandResult(termination, sides, points, winner, tied, replay, last_trick, details, BUILT)
 
 
-build_result = frozen(HandResult, build_result)
+build_result = frozen(HandResult, build_result, _HAND_RESULT_KINDS)

@@ -195,13 +195,16 @@ def _contents(item: object) -> tuple[int, Iterable[object]] | None:
         return None
 
 
-def frozen(cls: type[Any], build: F) -> F:
+def frozen(cls: type[Any], build: F, kinds: tuple[Kind, ...] | None = None) -> F:
     """Finish `cls`, a class under ``@attr.s(frozen=True, slots=True, init=False)`` with a
     hand-written ``__init__`` (see the module's docs); return what builds it.
 
     `build` is a function of the same arguments that returns ``cls(...)``: compiled, the
     library calls it natively, so it is returned as it is; interpreted, the builder is
     returned in its place, one call fewer. `cls` takes no subclass from then on (`sealed`).
+    `kinds` are the kinds of the fields ``__init__`` takes, which compiled it checks with
+    `refuse_mistyped` as a value is built by hand: interpreted, the same check follows
+    the stores, so both builds refuse the same values.
     """
     init = cls.__dict__["__init__"]
     if not isinstance(init, types.FunctionType):
@@ -234,7 +237,11 @@ def frozen(cls: type[Any], build: F) -> F:
         try:
             init(self, *args, **kwargs)
             # Built by hand (the engine builds through the builder): as compiled, see there.
-            refuse_overgrown(cls, tuple(getattr(self, name) for name in given))
+            values = tuple(getattr(self, name) for name in given)
+            if kinds is None:
+                refuse_overgrown(cls, values)
+            else:
+                refuse_mistyped(cls, kinds, values)
         except BaseException:
             # Frozen again, whatever the call did: `value.__init__(...)` must not leave a
             # value open to changes.
