@@ -7,6 +7,8 @@ otherwise; text read from files or typed in goes through :func:`clean`.
 Every function refuses an argument of the wrong type with a `StateError` (a
 `RulesError` for rules) that names what it expected, and a hand-edited value of the
 right type that contradicts itself with a `StateError` saying it is inconsistent.
+An iterable argument is read up to :data:`MAX_ITEMS` items (events up to
+`brisca.game.events.MAX_EVENTS`), and refused past that, endless or not.
 """
 
 from __future__ import annotations
@@ -36,15 +38,18 @@ from brisca.game.actions import (
     Swap,
     parse_action,
 )
-from brisca.game.cards import Card, Suit
+from brisca.game.cards import Card, DeckKind, Suit, deck_cards
 from brisca.game.engine import observe, result
 from brisca.game.errors import (
+    BARE_ERRORS,
     RulesError,
     StateError,
     as_state_error,
     checked_int,
     checked_type,
     describe,
+    plain_text,
+    read_at_most,
 )
 from brisca.game.events import (
     Announced,
@@ -64,6 +69,7 @@ from brisca.game.events import (
 from brisca.game.match import HandRecord, MatchObservation, MatchResult
 from brisca.game.presets import preset_name
 from brisca.game.rules import (
+    INT_OPTIONS,
     BlackHand,
     Direction,
     MatchMode,
@@ -80,6 +86,9 @@ from brisca.game.state import BlackHandWin, ContractResult, HandResult, Observat
 from brisca.game.variants import VARIANTS
 
 __all__ = [
+    "MAX_ITEMS",
+    "MAX_SEAT",
+    "MAX_TRICK",
     "PLAIN",
     "SIGNAL_MEANINGS",
     "SOURCES",
@@ -119,6 +128,20 @@ __all__ = [
     "unused_options",
 ]
 
+#: The most items (cards, actions, lines) a function here reads from one iterable
+#: argument: a pack holds 48 cards, a turn offers some 300 actions at most and
+#: `format_rules` writes about 100 lines, so only a runaway or endless iterable comes
+#: near it, and it is refused rather than followed until memory runs out.
+MAX_ITEMS = 2**16
+
+#: The highest seat a text names: no rules seat more than 6 players, so a seat past 5
+#: (an int of 5,000 digits, say, which Python would refuse to write) is refused.
+MAX_SEAT = INT_OPTIONS["num_players"][1] - 1
+
+#: The highest trick number :func:`trick_line` writes: a hand has at most 24 tricks
+#: (the 48-card pack between two players).
+MAX_TRICK = len(deck_cards(DeckKind.SPANISH48)) // INT_OPTIONS["num_players"][0]
+
 
 def clean(text: str) -> str:
     """`text` with every non-printing character escaped (``\\x1b``, ``\\u202e``, ``\\n``).
@@ -131,6 +154,7 @@ def clean(text: str) -> str:
     """
     if not isinstance(text, str):
         raise StateError(f"expected a str, got {describe(text)}")
+    text = plain_text(text)  # a subclass's own methods are never run
     if text.isprintable():
         return text
     return "".join(
@@ -160,17 +184,20 @@ class Style:
             )
         env = os.environ if environ is None else environ
         try:
-            tty = stream.isatty()
-        except (AttributeError, TypeError, ValueError):  # a closed or odd stream
+            tty = bool(stream.isatty())
+        except BARE_ERRORS:  # a closed or odd stream
             tty = False
-        if not tty or env.get("NO_COLOR") or env.get("TERM") == "dumb":
+        if not tty:
             return cls()
+        with as_state_error("the environ"):  # a mapping whose lookups fail
+            if env.get("NO_COLOR") or env.get("TERM") == "dumb":
+                return cls()
+            colour = os.name != "nt" or "WT_SESSION" in env or "ANSICON" in env
         try:
             "".join(_SUIT_SYMBOLS.values()).encode(getattr(stream, "encoding", None) or "ascii")
             symbols = True
-        except (LookupError, TypeError, UnicodeEncodeError):  # an odd encoding too
+        except BARE_ERRORS:  # an odd encoding, or one without the symbols
             symbols = False
-        colour = os.name != "nt" or "WT_SESSION" in env or "ANSICON" in env
         return cls(colour, symbols)
 
     def card(self, card: Card) -> str:
@@ -193,9 +220,7 @@ PLAIN = Style()
 def cards_text(cards: Sequence[Card], *, style: Style = PLAIN) -> str:
     """The cards' codes, separated by spaces: ``3C 11E 4O``."""
     _check_style(style)
-    if isinstance(cards, (str, bytes)) or not isinstance(cards, Iterable):
-        raise StateError(f"expected brisca cards, got {describe(cards)}")
-    return " ".join(style.card(c) for c in cards)
+    return " ".join(style.card(c) for c in _taken(cards, "brisca cards"))
 
 
 def card_text(card: Card, *, style: Style = PLAIN) -> str:
@@ -215,16 +240,29 @@ def _check_rules(rules: object) -> Rules:
     return checked_type(rules, Rules, error=RulesError)
 
 
+def _check_seat(seat: object, what: str = "seat") -> None:
+    checked_int(seat, what, 0, MAX_SEAT)
+
+
 def _check_you(you: object) -> None:
     if you is not None:
-        checked_int(you, "the seat `you`")
+        _check_seat(you, "the seat `you`")
+
+
+def _taken(values: object, what: str) -> tuple[Any, ...]:
+    """`values` as a tuple, if it is an iterable (not text) of at most `MAX_ITEMS`: it is
+    read one past that at most, and a failure to read it is a `StateError`."""
+    if isinstance(values, (str, bytes)) or not isinstance(values, Iterable):
+        raise StateError(f"expected {what}, got {describe(values)}")
+    taken = read_at_most(values, MAX_ITEMS + 1, f"the iterable of {what}")
+    if len(taken) > MAX_ITEMS:
+        raise StateError(f"more than {MAX_ITEMS} {what} (MAX_ITEMS)")
+    return tuple(taken)
 
 
 def _check_actions(legal: object) -> tuple[Action, ...]:
     """`legal` as a tuple, if it is a sequence of actions."""
-    if isinstance(legal, (str, bytes)) or not isinstance(legal, Iterable):
-        raise StateError(f"expected brisca actions, got {describe(legal)}")
-    actions = tuple(legal)
+    actions = _taken(legal, "brisca actions")
     for action in actions:
         if type(action) not in ACTION_TYPES:
             raise StateError(f"expected brisca actions, got {describe(action)}")
@@ -411,9 +449,7 @@ SOURCE_CODE = re.compile(r"\[P\]|\bWBi\b|\bseeds\b|\b[A-Z][A-Z0-9]+(?:-[A-Z]+)?\
 def source_legend(lines: Iterable[str]) -> list[str]:
     """What the source codes cited in `lines` stand for, one a line, in :data:`SOURCES`
     order; nothing when they cite none."""
-    if isinstance(lines, str) or not isinstance(lines, Iterable):
-        raise StateError(f"expected lines of text, got {describe(lines)}")
-    texts = tuple(lines)
+    texts = _taken(lines, "lines of text")
     if not all(isinstance(line, str) for line in texts):
         raise StateError("expected lines of text, one str each")
     cited = {code for line in texts for code in SOURCE_CODE.findall(line)}
@@ -494,15 +530,21 @@ def changed_options(rules: Rules) -> list[str]:
 
 def seat_name(seat: int, you: int | None) -> str:
     """A seat as told to seat `you`: ``you``, or ``seat 2``."""
-    checked_int(seat, "seat")
+    _check_seat(seat)
     _check_you(you)
     return "you" if seat == you else f"seat {seat}"
 
 
 def side_name(side: tuple[int, ...], you: int | None) -> str:
     """A side as told to seat `you`: ``you``, ``you+2``, ``seat 1`` or ``seats 1+3``."""
-    if type(side) not in (tuple, list) or not side or any(type(s) is not int for s in side):
+    if (
+        type(side) not in (tuple, list)
+        or not 0 < len(side) <= MAX_SEAT + 1
+        or any(type(s) is not int for s in side)
+    ):
         raise StateError(f"a side must be a tuple of seats, got {describe(side)}")
+    for seat in side:
+        _check_seat(seat)
     _check_you(you)
     if you in side:
         return "you" if len(side) == 1 else f"you+{'+'.join(str(s) for s in side if s != you)}"
@@ -511,13 +553,13 @@ def side_name(side: tuple[int, ...], you: int | None) -> str:
 
 def _verb(seat: int, you: int | None, third: str, second: str) -> str:
     """The subject and its verb: ``seat 1 names`` but ``you name``."""
-    checked_int(seat, "seat")
+    _check_seat(seat)
     return f"you {second}" if seat == you else f"seat {seat} {third}"
 
 
 def trick_line(number: int, trick: Trick, you: int | None, *, style: Style = PLAIN) -> str:
     """A completed trick on one line: its cards by seat, who won it and its points."""
-    checked_int(number, "the trick's number")
+    checked_int(number, "the trick's number", 0, MAX_TRICK)
     checked_type(trick, Trick)
     _check_you(you)
     _check_style(style)
@@ -628,12 +670,12 @@ def narrate(
     :func:`describe_result`.
 
     Raises:
-        StateError: `after` is not a State, an event is not a brisca event, an
-            event names a trick `after` does not have, or either is inconsistent.
+        StateError: `after` is not a State, an event is not a brisca event, there
+            are more than `MAX_EVENTS`, an event names a trick `after` does not
+            have, or either is inconsistent.
     """
     checked_type(after, State)
-    with as_state_error("the events"):
-        seen = tuple(bounded_events(events))
+    seen = tuple(bounded_events(events))
     if not all(isinstance(event, Event) for event in seen):
         raise StateError("expected brisca events")
     _check_you(you)
@@ -648,7 +690,7 @@ def narrate(
             for e in seen
         )
         lines: list[str] = []
-        drawn: list[Card] = []
+        drawn: list[str] = []
         drawn_at: int | None = None
         for event in seen:
             if isinstance(event, CardPlayed):
@@ -658,19 +700,17 @@ def narrate(
                     )
             elif isinstance(event, TrickWon):
                 if not 0 <= event.trick < len(table.tricks):
-                    raise StateError(f"trick {event.trick} is not among the tricks of the state")
+                    trick = describe(event.trick, typed=False)  # an int too long to write
+                    raise StateError(f"trick {trick} is not among the tricks of the state")
                 lines.append(
                     trick_line(event.trick + 1, table.tricks[event.trick], you, style=style)
                 )
             elif isinstance(event, CardsDrawn):
                 if plays and event.seat == you and event.card is not None:
-                    if drawn_at is None:  # one line for all the cards the seat draws
+                    if drawn_at is None:  # one line for all the cards the seat draws, at the end
                         drawn_at = len(lines)
                         lines.append("")
-                    drawn.append(event.card)
-                    lines[drawn_at] = (
-                        f"you drew {', '.join(card_text(c, style=style) for c in drawn)}"
-                    )
+                    drawn.append(card_text(event.card, style=style))
                 if event.public and event.card is not None:
                     lines.append(f"{seat_name(event.seat, you)} took the turned card {event.card}")
             elif isinstance(event, TrumpRevealed):
@@ -693,6 +733,8 @@ def narrate(
                 lines.append(f"{wins} the auction with {event.bid}")
             elif isinstance(event, PartnerRevealed):
                 lines.append(f"the called card shows the partner: {seat_name(event.seat, you)}")
+        if drawn_at is not None:
+            lines[drawn_at] = f"you drew {', '.join(drawn)}"
         return lines
 
 

@@ -24,7 +24,7 @@ import attrs
 
 from brisca.game.cards import Card, Suit
 from brisca.game.errors import BARE_ERRORS, StateError, as_brisca_error, checked_int, describe
-from brisca.game.events import Event
+from brisca.game.events import Event, bounded_events
 from brisca.game.jsonio import readable
 from brisca.game.match import HandRecord, MatchObservation
 from brisca.game.presets import rules_to_dict
@@ -103,14 +103,16 @@ def events_to_dicts(events: Iterable[Event]) -> list[dict[str, Any]]:
     [{'type': 'card_played', 'seat': 0, 'card': '3C'}]
 
     Raises:
-        StateError: `events` is not a sequence of events, or an event is
-            self-contradictory (a value in it that cannot be written).
+        StateError: `events` is not a sequence of events, or holds more than
+            `brisca.game.events.MAX_EVENTS` (an endless one is read no further), or an
+            event is self-contradictory (a value in it that cannot be written).
     """
     if isinstance(events, (str, bytes)) or not isinstance(events, Iterable):
         raise StateError(f"expected an iterable of brisca events, got {describe(events)}")
+    taken = bounded_events(events)
     out = []
     try:  # inline, not a with: this runs for every event a server sends
-        for event in events:
+        for event in taken:
             kind = type(event)
             form = _EVENT_FORMS.get(kind, _UNKNOWN)
             if form is _UNKNOWN:
@@ -156,7 +158,7 @@ def _hand_dict(observation: Observation, rules: bool, tricks_from: int | None) -
         if tricks_from > len(tricks):
             raise StateError(
                 f"tricks_from must be from 0 to {len(tricks)}, the finished tricks; "
-                f"got {tricks_from}"
+                f"got {describe(tricks_from, typed=False)}"  # an int too long to write
             )
         out["tricks"] = _tricks(tricks[tricks_from:])
         out["tricks_from"] = tricks_from

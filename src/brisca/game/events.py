@@ -27,7 +27,6 @@ to each client; :meth:`Event.to_dict` makes them JSON-ready.
 
 from __future__ import annotations
 
-import itertools
 import re
 from collections.abc import Iterable
 from typing import Any, Final
@@ -36,7 +35,14 @@ import attr
 import attrs
 
 from brisca.game.cards import Card, Suit
-from brisca.game.errors import BARE_ERRORS, StateError, as_brisca_error, checked_int, describe
+from brisca.game.errors import (
+    BARE_ERRORS,
+    StateError,
+    as_brisca_error,
+    checked_int,
+    describe,
+    read_at_most,
+)
 from brisca.game.jsonio import readable
 from brisca.game.state import Seat
 from brisca.game.values import COMPILED, Kind, frozen, refuse_mistyped, sealed
@@ -523,17 +529,19 @@ MAX_EVENTS = 2**21
 
 
 def bounded_events(events: Iterable[Event]) -> tuple[Event, ...] | list[Event]:
-    """`events` as a tuple or list, read one past `MAX_EVENTS` at most.
+    """`events` as a tuple or list of at most `MAX_EVENTS`: any other iterable is read one
+    past that at most.
 
     Raises:
-        StateError: it holds more, or is not iterable.
-        TypeError, ValueError: iterating it raised them.
+        StateError: it holds more, is not iterable, or cannot be read.
     """
-    if type(events) is tuple or type(events) is list:  # what step gives: finite
-        return events
-    if isinstance(events, (str, bytes)) or not isinstance(events, Iterable):
+    taken: tuple[Event, ...] | list[Event]
+    if type(events) is tuple or type(events) is list:  # what step gives
+        taken = events
+    elif isinstance(events, (str, bytes)) or not isinstance(events, Iterable):
         raise StateError(f"expected brisca events, got {describe(events)}")
-    taken = tuple(itertools.islice(events, MAX_EVENTS + 1))
+    else:
+        taken = read_at_most(events, MAX_EVENTS + 1, "the events")
     if len(taken) > MAX_EVENTS:
         raise StateError(f"more than {MAX_EVENTS} events (MAX_EVENTS)")
     return taken
