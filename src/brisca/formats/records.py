@@ -57,7 +57,8 @@ tie. Readers must refuse another ``format`` or a ``version`` they do not know.
 hand take (a long auction in one-point steps), a seed up to ``2**1024 - 1``, a
 hand number up to ``2**31 - 1``, at most six players and sides, `MAX_POINTS`
 card points a side and `MAX_TAGS` tags; the constructor reads any iterable one
-item past its bound at most, and refuses the values and decks the reader would
+item past its bound at most, refuses one whose iteration fails with a
+:class:`~brisca.NotationError`, and refuses the values and decks the reader would
 (whether the actions are legal is for :func:`validate`). Every string in it must be
 Unicode text, which UTF-8 can write; its text is read by
 :func:`brisca.game.jsonio.parse`, at most ``MAX_TEXT`` long. Reading and
@@ -69,16 +70,14 @@ about 0.4 s per MiB for junk of any shape (``benchmarks/loading.py --readers
 from __future__ import annotations
 
 import contextlib
-import itertools
 import json
-import typing
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from importlib import resources
 from typing import IO, Any
 
 import attrs
 
-from brisca.game.actions import Action, parse_action, parse_actions
+from brisca.game.actions import ACTION_TYPES, Action, parse_action, parse_actions
 from brisca.game.cards import Card
 from brisca.game.engine import (
     MAX_HAND_NUMBER,
@@ -100,9 +99,17 @@ from brisca.game.errors import (
     checked_type,
     describe,
     plain_text,
+    read_at_most,
     text_of,
 )
-from brisca.game.jsonio import Fields, only_strings, parse, plain_json, refuse_lone_surrogates
+from brisca.game.jsonio import (
+    Fields,
+    only_strings,
+    parse,
+    plain_json,
+    plain_keys,
+    refuse_lone_surrogates,
+)
 from brisca.game.match import MAX_DEAL_ACTIONS
 from brisca.game.presets import (
     PRESETS,
@@ -144,6 +151,8 @@ MAX_TAGS = 1000
 MAX_POINTS = 1000
 #: The most seats, and so sides, of any rules.
 MAX_PLAYERS = 6
+# The cards of the largest pack.
+_MOST_CARDS = 48
 
 #: The ``"format"`` of every game record.
 FORMAT = "brisca-record"
@@ -158,36 +167,46 @@ def _is_int(value: object) -> bool:
 def _action_text(value: object) -> str:
     """An action's text: kept as given when text (as plain text), else the action's
     canonical notation."""
-    if isinstance(value, str):
-        return plain_text(value)
-    try:
-        if parse_action(str(value)) == value:
-            return str(value)
-    except BriscaError:
-        pass
+    text = text_of(value)
+    if text is not None:
+        return text
+    # Only the library's own actions are turned to text: another value's str, ==, or its
+    # digits (an int too long to print) are never asked for.
+    if type(value) in ACTION_TYPES:
+        try:
+            text = str(value)
+            if parse_action(text) == value:
+                return text
+        except BARE_ERRORS:  # a hand-built action whose fields break (a BriscaError too)
+            pass
     raise NotationError(f"an action must be text or a brisca action, got {describe(value)}")
 
 
-def _too_many(count: int) -> None:
+def _too_many(count: int, what: str = "a record") -> None:
     if count > MAX_DEAL_ACTIONS:
         raise NotationError(
-            f"a record of {count} actions; a hand has at most {MAX_DEAL_ACTIONS} (MAX_DEAL_ACTIONS)"
+            f"{what} of {count} actions; a hand has at most {MAX_DEAL_ACTIONS} (MAX_DEAL_ACTIONS)"
         )
 
 
-def _taken(items: Iterable[Any], most: int) -> tuple[Any, ...]:
-    """`items`, one past `most` at most: an endless iterable is cut, not followed."""
-    return tuple(itertools.islice(items, most + 1))
+def _taken(items: Iterable[Any], most: int, what: str) -> tuple[Any, ...]:
+    """`items`, one past `most` at most: an endless iterable is cut, not followed, and
+    one whose iteration fails (an ``__iter__`` that gives no iterator, a generator that
+    raises) is a NotationError, saying that `what` cannot be read."""
+    return tuple(read_at_most(items, most + 1, what, error=NotationError))
 
 
 def _actions(value: object) -> tuple[str, ...]:
-    if (type(value) is list or type(value) is tuple) and only_strings(value):  # as JSON gives
-        _too_many(len(value))
-        return tuple(value)
-    if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
+    if type(value) is list or type(value) is tuple:
+        _too_many(len(value))  # before any text is read
+        if only_strings(value):  # as JSON gives
+            return tuple(value)
+        items: Sequence[Any] = value
+    elif isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
         raise NotationError(f"actions must be a sequence of actions, got {describe(value)}")
-    items = _taken(value, MAX_DEAL_ACTIONS)
-    _too_many(len(items))
+    else:
+        items = _taken(value, MAX_DEAL_ACTIONS, "actions")
+        _too_many(len(items))
     return tuple(_action_text(a) for a in items)
 
 
@@ -196,25 +215,32 @@ def _deck(value: object) -> tuple[Card, ...] | None:
         return None
     if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
         raise NotationError(f"deck must be a sequence of cards, got {describe(value)}")
-    # The largest pack's cards and one more at most: the rules' own pack is checked after.
-    return tuple(c if isinstance(c, Card) else Card.parse(c) for c in _taken(value, 48))
+    cards = _taken(value, _MOST_CARDS, "deck")  # the rules' own pack is checked after
+    return tuple(c if type(c) is Card else Card.parse(c) for c in cards)
 
 
 def _strings(value: object) -> tuple[str, ...]:
     if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
         raise NotationError(f"players must be a sequence of names, got {describe(value)}")
-    names = _taken(value, MAX_PLAYERS)
+    names = _taken(value, MAX_PLAYERS, "players")
     if not all(isinstance(n, str) for n in names):
         raise NotationError(f"players' names must be strings, got {describe(names)}")
     return tuple(map(plain_text, names))
 
 
 def _tags(value: object) -> tuple[tuple[str, str], ...]:
-    items = value.items() if isinstance(value, Mapping) else value
+    items: object = value
+    if isinstance(value, dict):
+        items = dict.items(value)  # its own items, not a subclass's
+    elif isinstance(value, Mapping):
+        try:
+            items = value.items()
+        except BARE_ERRORS as error:
+            raise NotationError(f"tags cannot be read ({type(error).__name__})") from None
     if isinstance(items, (str, bytes)) or not isinstance(items, Iterable):
         raise NotationError(f"tags must map names to strings, got {describe(value)}")
     pairs = []
-    for k, item in enumerate(items):
+    for k, item in enumerate(_taken(items, MAX_TAGS, "tags")):
         if k == MAX_TAGS:
             raise NotationError(f"a record holds at most {MAX_TAGS} tags (MAX_TAGS)")
         if not (
@@ -250,7 +276,7 @@ def _event(value: object) -> str | None:
 def _points(value: object) -> tuple[int, ...]:
     if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
         raise NotationError(f"result points must be a sequence of ints, got {describe(value)}")
-    points = _taken(value, MAX_PLAYERS)  # a side a seat at most
+    points = _taken(value, MAX_PLAYERS, "result points")  # a side a seat at most
     if not all(_is_int(p) and 0 <= p <= MAX_POINTS for p in points):
         raise NotationError(
             f"result points must be ints from 0 to {MAX_POINTS}, got {describe(points)}"
@@ -423,10 +449,10 @@ class GameRecord:
             StateError: the dealer is not a seat of those rules.
         """
         record = Fields(data, "record")
-        if record.get("format", str) != FORMAT:
+        if record.get("format", str) != FORMAT:  # plain text, as Fields gives it
             raise NotationError(f"not a {FORMAT} record")
         version = record.get("version", int)
-        if version != VERSION:
+        if type(version) is not int or version != VERSION:  # a subclass's own != never runs
             raise NotationError(
                 f"{FORMAT} version {describe(version, typed=False)} is not supported; "
                 f"this reads {VERSION}"
@@ -436,7 +462,8 @@ class GameRecord:
         has_seed, has_deck = "seed" in record.data, "deck" in record.data
         if has_seed == has_deck:
             raise NotationError("a record gives either a seed or a deck, not both or neither")
-        deck = record.get("deck", list) if has_deck else None
+        # One card past the largest pack at most: the rules' own pack is checked after.
+        deck = record.get("deck", list)[: _MOST_CARDS + 1] if has_deck else None
         if deck is not None and not (only_strings(deck) or all(isinstance(c, str) for c in deck)):
             raise NotationError("deck must be a list of card codes")
         actions = record.get("actions", list)
@@ -547,12 +574,22 @@ def dump(record: GameRecord, fp: IO[str], *, indent: int | None = None) -> None:
     """Write the record as JSON to the text file `fp`.
 
     Raises:
-        NotationError: as :func:`dumps`, or `fp` has no ``write`` method.
+        NotationError: as :func:`dumps`, or `fp` has no ``write`` method, or writing to
+            it fails other than with an ``OSError`` (a binary file, a closed one).
     """
     text = dumps(record, indent=indent)
-    if not callable(getattr(fp, "write", None)):
-        raise NotationError(f"fp must be a text file open for writing, got {describe(fp)}")
-    fp.write(text)
+    try:
+        write = getattr(fp, "write", None)
+        if not callable(write):
+            raise NotationError(f"fp must be a text file open for writing, got {describe(fp)}")
+        write(text)
+    except BriscaError:
+        raise
+    except BARE_ERRORS as error:  # a binary file, a closed one: an OSError passes
+        raise NotationError(
+            f"cannot write to {describe(fp)} ({type(error).__name__}): fp must be a text "
+            "file open for writing"
+        ) from None
 
 
 def loads(text: str | bytes, *, play: bool = True) -> GameRecord:
@@ -599,12 +636,23 @@ def load(fp: IO[str] | IO[bytes], *, play: bool = True) -> GameRecord:
     """Read a record from the file `fp`, as :func:`loads` does.
 
     Raises:
-        NotationError: as :func:`loads`, or `fp` has no ``read`` method.
+        NotationError: as :func:`loads`, or `fp` has no ``read`` method, or reading from
+            it fails other than with an ``OSError`` (a closed file).
     """
     checked_type(play, bool, "play to be True or False")
-    if not callable(getattr(fp, "read", None)):
-        raise NotationError(f"fp must be a file open for reading, got {describe(fp)}")
-    return loads(fp.read(), play=play)
+    try:
+        read = getattr(fp, "read", None)
+        if not callable(read):
+            raise NotationError(f"fp must be a file open for reading, got {describe(fp)}")
+        text = read()
+    except BriscaError:
+        raise
+    except BARE_ERRORS as error:  # a closed file, say: an OSError passes
+        raise NotationError(
+            f"cannot read from {describe(fp)} ({type(error).__name__}): fp must be a file "
+            "open for reading"
+        ) from None
+    return loads(text, play=play)
 
 
 def deck_order(state: State) -> tuple[Card, ...]:
@@ -623,9 +671,6 @@ def deck_order(state: State) -> tuple[Card, ...]:
     if type(deck) is not tuple or not all(type(card) is Card for card in deck):
         raise StateError("the state is inconsistent: its deal holds no deck of cards")
     return deck
-
-
-_ACTION_TYPES: tuple[type, ...] = typing.get_args(Action)
 
 
 def record_game(
@@ -656,7 +701,8 @@ def record_game(
 
     Raises:
         StateError: `state` is not a State.
-        NotationError: an action cannot be read.
+        NotationError: an action cannot be read, or `actions` cannot be (its iteration
+            fails).
         IllegalActionError: an action is illegal; the message gives its index.
     """
     if not isinstance(state, State):
@@ -669,10 +715,12 @@ def record_game(
     if actions is not None:
         if isinstance(actions, (str, bytes)) or not isinstance(actions, Iterable):
             raise NotationError(f"actions must be a sequence of actions, got {describe(actions)}")
-        for item in actions:
+        # One past the most a hand takes, at most: apply refuses any once the hand is over.
+        items: tuple[Action | str, ...] = _taken(actions, MAX_DEAL_ACTIONS, "actions")
+        for item in items:
             index = len(texts)
             action = parse_action(item) if isinstance(item, str) else item
-            if not isinstance(action, _ACTION_TYPES):
+            if not isinstance(action, ACTION_TYPES):
                 raise NotationError(f"action {index} is no action: {describe(action)}")
             try:
                 state = apply(state, action)
@@ -744,14 +792,21 @@ def replay_from(state: State, texts: Sequence[str]) -> State:
 
     Raises:
         StateError: `state` is not a `State`.
-        NotationError: `texts` is not a list or tuple, or an action cannot be read; the
-            message gives its index.
+        NotationError: `texts` is not a list or tuple, or holds more than
+            `MAX_DEAL_ACTIONS` (refused before any is read), or an action cannot be read;
+            the message gives its index.
         IllegalActionError: an action is illegal; the message gives its index and why.
     """
     if type(state) is not State:
         raise StateError(f"replay_from needs a brisca.State, got {describe(state)}")
-    if not isinstance(texts, (list, tuple)):
-        raise NotationError(f"the actions must be a list of notation, got {describe(texts)}")
+    kind = type(texts)
+    if kind is not list and kind is not tuple:
+        if not issubclass(kind, (list, tuple)):
+            raise NotationError(f"the actions must be a list of notation, got {describe(texts)}")
+        # A subclass's items, read by list's or tuple's own C methods: its len or iter may raise.
+        mine: Any = texts  # a list or a tuple, as its type says
+        texts = list(list.__iter__(mine) if issubclass(kind, list) else tuple.__iter__(mine))
+    _too_many(len(texts), "a replay")  # before any text is read: no hand takes them all
     actions = None
     if only_strings(texts):  # plain text, which reading can fail only with NotationError
         # On a NotationError, the loop below finds which fails, or an illegal action before.
@@ -819,7 +874,13 @@ def validate(record: GameRecord | str | bytes | Mapping[str, Any]) -> Problem | 
         if isinstance(record, (str, bytes, bytearray)):
             record = _read(record)
         elif not isinstance(record, GameRecord):
-            record = GameRecord.from_dict(dict(record) if isinstance(record, Mapping) else record)
+            # A mapping read as a JSON object: at most MAX_KEYS items, each key text.
+            data = (
+                plain_keys(record, "record", text_only=True)
+                if isinstance(record, Mapping)
+                else record
+            )
+            record = GameRecord.from_dict(data)
         state = record.initial_state()
     except BriscaError as error:
         return Problem(None, None, str(error), "malformed record")

@@ -60,6 +60,7 @@ from brisca.game.errors import (
 
 __all__ = [
     "MAX_DEPTH",
+    "MAX_KEYS",
     "MAX_TEXT",
     "Fields",
     "depth",
@@ -81,6 +82,11 @@ MAX_DEPTH = 64
 #: same size (``saves.MAX_MATCH_TEXT``); the longest a match can hold (``MAX_DEALS``
 #: deals with their decks, ``MAX_ACTIONS`` actions of long auctions) is under 8 MiB.
 MAX_TEXT = 16 * 2**20
+
+#: The most keys :func:`plain_keys` reads from a caller's mapping, whose items might
+#: never end (a dict that :func:`parse` gives is taken as it is): brisca's objects have
+#: a few dozen keys at most.
+MAX_KEYS = 4096
 
 # Brackets as signed bytes, +1 and -1, everything else deleted.
 _SIGNS = bytes.maketrans(b"[{]}", b"\x01\x01\xff\xff")
@@ -133,6 +139,7 @@ def depth(text: str) -> int:
     of its brackets gives the depth. Past the first place the text stops being JSON
     the scan may count brackets a decoder never reaches, never fewer.
     """
+    text = plain_text(text)  # a subclass's own encode never runs
     raw = text.encode("utf-8", "surrogatepass").replace(b"\\\\", b"").replace(b'\\"', b"")
     level = deepest = 0
     inside = False  # whether the chunk starts inside a string
@@ -147,12 +154,18 @@ def depth(text: str) -> int:
 
 
 def only_strings(items: Sequence[object]) -> bool:
-    """Whether every item of `items` (a list or tuple) is a str, not a subclass: a
-    check at C speed, for the long lists of notation a document holds."""
+    """Whether `items` is a list or tuple of strs, exactly (what JSON gives): a check at
+    C speed, for the long lists of notation a document holds. A subclass answers
+    ``False``, its own len or iter never run, and is left to the caller's full reader."""
+    kind = type(items)
+    if kind is not list and kind is not tuple:
+        return False
     return not items or set(map(type, items)) == {str}
 
 
 _SCALARS = (str, int, float, bool, type(None))
+# The types parse gives.
+_JSON_TYPES = frozenset({dict, list, str, int, float, bool, type(None)})
 
 
 def plain_json(data: object, budget: int = 4096) -> bool:
@@ -205,7 +218,7 @@ def refuse_lone_surrogates(data: object, what: str) -> None:
         raise NotationError(
             f"{what}: a string holds the lone surrogate U+{code:04X}, which is not Unicode text"
         ) from None
-    except (TypeError, ValueError, RecursionError):
+    except BARE_ERRORS:  # no JSON type, or a caller's mapping whose items fail
         raise NotationError(f"{what} is not JSON-ready data: {describe(data)}") from None
 
 
@@ -265,10 +278,12 @@ def parse(text: str | bytes | bytearray, what: str = "JSON") -> Any:
 
 
 def _is(value: object, kind: type | tuple[type, ...]) -> bool:
-    """`isinstance`, except that a bool is no int (JSON's true is not 1)."""
-    if isinstance(value, bool) and not (kind is bool or (isinstance(kind, tuple) and bool in kind)):
+    """`isinstance` by the value's type, not its ``__class__`` (which a mock may fake),
+    except that a bool is no int (JSON's true is not 1)."""
+    of = type(value)
+    if issubclass(of, bool) and not (kind is bool or (isinstance(kind, tuple) and bool in kind)):
         return False
-    return isinstance(value, kind)
+    return issubclass(of, kind)
 
 
 def _name(kind: type | tuple[type, ...]) -> str:
@@ -276,20 +291,36 @@ def _name(kind: type | tuple[type, ...]) -> str:
     return " or ".join(k.__name__ for k in kinds)
 
 
-def plain_keys(data: Mapping[Any, Any], where: str) -> dict[Any, Any]:
+def plain_keys(data: Mapping[Any, Any], where: str, *, text_only: bool = False) -> dict[Any, Any]:
     """A caller's mapping as a plain dict whose text keys are plain text (their own hash
-    or == would run at every lookup), or `data` itself when it is one already.
+    or == would run at every lookup), or `data` itself when it is one already. With
+    `text_only`, as for a JSON object, a key that is no text is refused before any of
+    its methods runs.
 
     Raises:
         NotationError: two keys are one once plain text, as the JSON reader refuses a key
-            twice, or the mapping cannot be read.
+            twice; a key is no text (with `text_only`); the mapping cannot be read, or
+            has more than `MAX_KEYS` keys.
     """
     if type(data) is dict and all(type(k) is str for k in data):  # what parse gives
         return data
     try:
-        pairs = list(dict.items(data) if isinstance(data, dict) else data.items())
-        plain = {_plain_key(k): v for k, v in pairs}
+        # A dict's own items, not a subclass's; one past the cap at most, as a mapping's
+        # items might never end.
+        items = dict.items(data) if isinstance(data, dict) else data.items()
+        pairs = list(itertools.islice(items, MAX_KEYS + 1))
     except BARE_ERRORS as error:
+        why = type(error).__name__
+        raise NotationError(f"{where} cannot be read as a mapping ({why})") from None
+    if len(pairs) > MAX_KEYS:
+        raise NotationError(f"{where} has more than {MAX_KEYS} keys (MAX_KEYS)")
+    if text_only:
+        for key, _ in pairs:
+            if not issubclass(type(key), str):  # by its type: none of the key's own methods
+                raise NotationError(f"{where} has a key that is no text: {describe(key, 20)}")
+    try:
+        plain = {_plain_key(k): v for k, v in pairs}
+    except BARE_ERRORS as error:  # another key's own hash or ==
         why = type(error).__name__
         raise NotationError(f"{where} cannot be read as a mapping ({why})") from None
     if len(plain) != len(pairs):
@@ -307,15 +338,17 @@ class Fields:
 
     `where` names the object in messages, such as ``"record"`` or ``"tricks[3]"``.
     Nothing is checked until a field is read, so `data` may also be a list read
-    with ``texts(None)``; only a caller's dict whose keys are of a str subclass has
-    them made plain text at once (a NotationError if two then repeat).
+    with ``texts(None)``; only a caller's dict whose keys are not all plain text has
+    them read at once: a key of a str subclass is made plain text (a NotationError if
+    two then repeat), and a key that is no text is refused, none of its methods run.
+    A field's value of a str, list or dict subclass is read as the plain type.
     """
 
     __slots__ = ("data", "where")
 
     def __init__(self, data: object, where: str) -> None:
         if isinstance(data, dict):
-            data = plain_keys(data, where)
+            data = plain_keys(data, where, text_only=True)
         #: The decoded JSON value.
         self.data: Any = data
         #: The object's name in error messages.
@@ -336,7 +369,8 @@ class Fields:
         Raises:
             NotationError: the object has an unknown key (or is no object).
         """
-        extra = sorted(str(k) for k in self._object() if k not in keys)
+        # Every key is plain text (see __init__): no key's own methods run.
+        extra = sorted(k for k in self._object() if k not in keys)
         if extra:
             shown = ", ".join(describe(k, 20, typed=False) for k in extra[:5])
             more = f" and {len(extra) - 5} more" if len(extra) > 5 else ""
@@ -373,7 +407,9 @@ class Fields:
             return None
         if not _is(value, kind):
             raise NotationError(f"{self.where}.{key} must be {_name(kind)}, got {describe(value)}")
-        return value
+        if type(value) in _JSON_TYPES:  # what parse gives
+            return value
+        return _plain_value(value, f"{self.where}.{key}")
 
     def texts(self, key: str | None) -> list[str]:
         """A list of strings: the field `key`, or with ``None`` the data itself.
@@ -383,12 +419,27 @@ class Fields:
         """
         items = self.data if key is None else self.get(key, list)
         where = self.where if key is None else f"{self.where}.{key}"
-        if not isinstance(items, list):
+        if not _is(items, list):
             raise NotationError(f"{where} must be a list of strings, got {describe(items)}")
-        for k, item in enumerate(items):
+        texts: list[str] = items if type(items) is list else _plain_value(items, where)
+        for k, item in enumerate(texts):
             if not isinstance(item, str):
                 raise NotationError(f"{where}[{k}] must be a string, got {describe(item)}")
-        return items
+        return texts
+
+
+def _plain_value(value: object, where: str) -> Any:
+    """A caller's value of a str, list or dict subclass as the plain type, read by the
+    plain type's own C methods (a subclass's len, iter, == or hash may raise); any other
+    value (an int's subclass, which readers refuse by its type) as it is."""
+    kind = type(value)
+    if issubclass(kind, str):
+        return str.__str__(value)
+    if issubclass(kind, list):
+        return list(list.__iter__(value))  # type: ignore[arg-type]
+    if issubclass(kind, dict):
+        return plain_keys(value, where)  # type: ignore[arg-type]
+    return value
 
 
 def readable(value: object) -> Any:
