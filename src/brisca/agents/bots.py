@@ -34,9 +34,8 @@ from __future__ import annotations
 import functools
 import importlib
 import inspect
-import itertools
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any, Protocol, TypeVar
+from typing import Any, Protocol, TypeVar, cast
 
 from brisca.agents.sampling import sample_state
 from brisca.agents.search import (
@@ -79,6 +78,7 @@ from brisca.game.errors import (
     as_brisca_error,
     checked_int,
     describe,
+    read_at_most,
     text_of,
 )
 from brisca.game.match import (
@@ -137,11 +137,13 @@ class MatchBot(Protocol):
 
 def _hand_view(observation: Observation | MatchObservation) -> Observation:
     """The view of the hand in progress, from a hand's or a match's observation."""
-    if isinstance(observation, MatchObservation):
-        if observation.current is None:
+    # By its type: isinstance would ask a value's own __class__, which may raise.
+    if issubclass(type(observation), MatchObservation):
+        current = cast(MatchObservation, observation).current
+        if current is None:
             raise StateError("the match is over: there is no hand to play")
-        return observation.current
-    return observation
+        return current
+    return cast(Observation, observation)
 
 
 class RandomBot:
@@ -164,7 +166,7 @@ class RandomBot:
         does not matter.
 
         Raises:
-            StateError: `legal` is not a non-empty sequence.
+            StateError: `legal` is not a non-empty sequence of at most 10,000 actions.
         """
         return self.choose(legal)
 
@@ -173,24 +175,40 @@ class RandomBot:
         make an observation only to hand it over (an environment's opponent).
 
         Raises:
-            StateError: `legal` is not a non-empty sequence.
+            StateError: `legal` is not a non-empty sequence of at most 10,000 actions,
+                or cannot be read as one.
         """
-        return legal[self._generator.below(_checked_legal(legal))]
+        actions = _legal_actions(legal)
+        return actions[self._generator.below(len(actions))]
 
     def __repr__(self) -> str:
         return f"RandomBot(seed={self.seed})"
 
 
-def _checked_legal(legal: object) -> int:
-    """The number of legal actions; a bot is only asked when there is at least one."""
+#: The most legal actions a bot reads: :func:`brisca.legal_actions` offers a few hundred
+#: at most (every bid to :data:`brisca.game.actions.MAX_BID`), so more is not a game's.
+MOST_LEGAL = 10_000
+
+
+def _legal_actions(legal: object) -> Sequence[Action]:
+    """`legal` as a sequence a bot may read freely: a tuple or list as it is, another
+    sequence read into a tuple, one past `MOST_LEGAL` items at most (its own len,
+    indexing and iteration may raise, or never end). A bot is only asked when there is
+    at least one action. The items are not checked: a bot takes actions it does not know.
+    """
+    kind = type(legal)
     # legal_actions gives a tuple: that case asks no abstract class (a costly isinstance).
-    if type(legal) is not tuple and (
-        isinstance(legal, (str, bytes)) or not isinstance(legal, Sequence)
-    ):
+    if kind is tuple or kind is list:
+        actions: Sequence[Action] = legal  # type: ignore[assignment]
+    elif issubclass(kind, (str, bytes, bytearray)) or not issubclass(kind, Sequence):
         raise StateError(f"legal must be a sequence of actions, got {describe(legal)}")
-    if not legal:
+    else:
+        actions = tuple(read_at_most(cast(Sequence[Action], legal), MOST_LEGAL + 1, "legal"))
+    if not actions:
         raise StateError("a bot needs at least one legal action; the hand is over")
-    return len(legal)
+    if len(actions) > MOST_LEGAL:
+        raise StateError(f"legal holds more than {MOST_LEGAL:,} actions: no game offers so many")
+    return actions
 
 
 #: Card points on the table from which a trick is worth a trump or an Ace: an Ace or a Three.
@@ -235,11 +253,11 @@ class HeuristicBot:
         Raises:
             StateError: `observation` is not an Observation or MatchObservation (or not
                 one that :func:`brisca.observe` could give), the match is over, or
-                `legal` is not a non-empty sequence.
+                `legal` is not a non-empty sequence of at most 10,000 actions.
         """
-        _checked_legal(legal)
+        legal = _legal_actions(legal)
         observation = _hand_view(observation)
-        if not isinstance(observation, Observation):
+        if not issubclass(type(observation), Observation):
             raise StateError(f"expected a brisca.Observation, got {describe(observation)}")
         try:
             return self._choose(observation, legal)
@@ -489,12 +507,14 @@ class SearchBot:
 
         Raises:
             StateError: `observation` is not an Observation or MatchObservation, the
-                match is over, or `legal` is not a non-empty sequence; and, where the
-                bot searches, `legal` holds an action that is not legal or no world is
-                consistent with the observation. Where it plays as the heuristic, it
-                trusts `legal` to be :func:`brisca.legal_actions`, as every bot does.
+                match is over, or `legal` is not a non-empty sequence of at most 10,000
+                actions; and, where the bot searches, `legal` holds an action that is
+                not legal or no world is consistent with the observation. Where it
+                plays as the heuristic, it trusts `legal` to be
+                :func:`brisca.legal_actions`, as every bot does.
         """
-        guess = self._heuristic(observation, legal)  # checks the observation and `legal`
+        legal = _legal_actions(legal)  # read once: the search reads it again and again
+        guess = self._heuristic(observation, legal)  # checks the observation
         view = _hand_view(observation)
         if len(legal) == 1 or type(guess) is ClaimBlackHand:
             return guess
@@ -660,9 +680,10 @@ def _check_players(bots: object, seats: int, on_action: object, caller: str) -> 
     """The bots, one callable per seat, read once and one past the seats at most (so an
     endless iterable is refused, and a generator is not read twice); and `on_action`, a
     callable or None, checked."""
-    if isinstance(bots, (str, bytes)) or not isinstance(bots, Iterable):
+    kind = type(bots)  # not isinstance, which asks a value's own __class__
+    if issubclass(kind, (str, bytes, bytearray)) or not issubclass(kind, Iterable):
         raise StateError(f"{caller} needs a sequence of bots, one per seat; got {describe(bots)}")
-    players = tuple(itertools.islice(bots, seats + 1))
+    players = tuple(read_at_most(cast(Iterable[Any], bots), seats + 1, f"{caller}'s bots"))
     if on_action is not None and not callable(on_action):
         raise StateError(f"on_action must be a callable or None, got {describe(on_action)}")
     if len(players) != seats or not all(callable(bot) for bot in players):
@@ -706,7 +727,7 @@ def ask(bot: Bot | MatchBot, game: State | Match, legal: Sequence[Action]) -> Ac
     """
     if not callable(bot):
         raise StateError(f"a bot is a callable, got {describe(bot)}")
-    if type(game) is not State and not isinstance(game, Match):
+    if type(game) is not State and not issubclass(type(game), Match):
         raise StateError(f"expected a brisca.State or Match, got {describe(game)}")
     seat = game.to_act
     if seat is None:
@@ -746,16 +767,18 @@ def play_match(
         IllegalActionError: a bot returned an action that is not legal; the
             message names the seat and the rule.
     """
-    if isinstance(match, Match):
+    game: Match | None = None
+    if issubclass(type(match), Match):  # not isinstance, which asks its own __class__
+        game = cast(Match, match)
         if seed is not None or dealer is not None:
             raise StateError("seed and dealer start a new match; this one is already dealt")
-        rules = match.rules
+        rules = game.rules
     else:
         rules = checked_rules(match)
     players = _check_players(bots, rules.num_players, on_action, "play_match")
-    if not isinstance(match, Match):
-        match = new_match(rules, seed=seed, dealer=dealer)
-    final: tuple[Match, MatchResult] = _play_out(match, players, on_action)
+    if game is None:
+        game = new_match(rules, seed=seed, dealer=dealer)
+    final: tuple[Match, MatchResult] = _play_out(game, players, on_action)
     return final
 
 
@@ -812,32 +835,48 @@ def make_bot(name: str, seed: int = 0) -> Bot:
             :data:`brisca.game.rng.MAX_SEED`, a module or class that cannot be imported,
             or a class whose construction fails or gives something that is not callable.
     """
-    if not isinstance(name, str):
+    text = text_of(name)  # its plain text: a subclass's own hash or == is never run
+    if text is None:
         raise BotError(f"a bot's name is a str, got {describe(name)}")
+    name = text
     checked_int(seed, "a bot's seed", 0, MAX_SEED, error=BotError)
     factory = BOTS.get(name)
     if factory is not None:
         return factory(seed)
+    shown = describe(name, typed=False)
     module_name, colon, attribute = name.partition(":")
     if not colon or not module_name or not attribute:
         known = ", ".join(BOTS)
-        raise BotError(
-            f"unknown bot {describe(name, typed=False)}: the bots are {known}, or module:Class"
-        )
+        raise BotError(f"unknown bot {shown}: the bots are {known}, or module:Class")
+    if module_name.startswith("."):  # import_module would want a package to start from
+        raise BotError(f"cannot import the bot {shown}: name its module in full, not relative")
     try:
         made: object = getattr(importlib.import_module(module_name), attribute)
-    except (ImportError, AttributeError) as error:
-        raise BotError(f"cannot import the bot {describe(name, typed=False)}: {error}") from None
-    if isinstance(made, type):
+    except Exception as error:  # not found, or the module's own code failed: its reason
+        raise BotError(f"cannot import the bot {shown}: {_reason(error)}") from None
+    if issubclass(type(made), type):  # a class (not isinstance: its own __class__ may lie)
+        kind = cast(type, made)
         try:
-            takes_seed = "seed" in inspect.signature(made).parameters
-        except (TypeError, ValueError):  # a signature Python cannot read: call it plainly
+            takes_seed = "seed" in inspect.signature(kind).parameters
+        except Exception:  # a signature Python cannot read: call it plainly
             takes_seed = False
         try:
-            made = made(seed=seed) if takes_seed else made()
+            made = kind(seed=seed) if takes_seed else kind()
         except Exception as error:
-            raise BotError(f"cannot make the bot {describe(name, typed=False)}: {error}") from None
+            raise BotError(f"cannot make the bot {shown}: {_reason(error)}") from None
     if not callable(made):
-        raise BotError(f"the bot {describe(name, typed=False)} is not callable")
+        raise BotError(f"the bot {shown} is not callable")
     bot: Bot = made
     return bot
+
+
+def _reason(error: Exception) -> str:
+    """What `error`, raised by a user's module or class, says: capped, since its text is
+    theirs, and its type alone if it has none or its text fails."""
+    try:
+        text = str(error)
+    except Exception:  # its own __str__ fails
+        text = ""
+    if not text:
+        return type(error).__name__
+    return text if len(text) <= 200 else text[:197] + "..."

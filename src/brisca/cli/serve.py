@@ -14,7 +14,7 @@ import socket
 import sys
 
 from brisca.formats.text import PLAIN, Style
-from brisca.game.errors import BriscaError, describe
+from brisca.game.errors import BriscaError, checked_int, describe, text_of
 
 __all__ = ["INSTALL_HINT", "MAX_FRAME", "add_arguments", "command", "listen"]
 
@@ -24,15 +24,36 @@ INSTALL_HINT = "pip install 'brisca[serve]'"
 MAX_FRAME = 65536
 
 
+def _int(text: str) -> int:
+    """An int option, as argparse's ``type=int`` reads it; but one it cannot read is
+    quoted through `describe`, where argparse would quote it whole, however long."""
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"invalid int value: {describe(text, typed=False)}"
+        ) from None
+
+
+def _float(text: str) -> float:
+    """A number option, as argparse's ``type=float`` reads it, quoted as `_int` does."""
+    try:
+        return float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"invalid float value: {describe(text, typed=False)}"
+        ) from None
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The options of ``brisca serve`` on `parser`."""
     parser.add_argument("--host", default="127.0.0.1", help="the address to listen on")
     parser.add_argument(
-        "--port", type=int, default=8000, help="the port (default 8000; 0 picks a free one)"
+        "--port", type=_int, default=8000, help="the port (default 8000; 0 picks a free one)"
     )
     parser.add_argument(
         "--bot-delay",
-        type=float,
+        type=_float,
         default=0.4,
         help="seconds a bot waits before it plays, so that people can follow (default 0.4)",
     )
@@ -40,13 +61,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--store", metavar="PATH", help="keep the tables in this SQLite file, across restarts"
     )
     parser.add_argument(
-        "--idle-timeout", type=float, help="seconds before an idle table is closed (default 3600)"
+        "--idle-timeout", type=_float, help="seconds before an idle table is closed (default 3600)"
     )
     parser.add_argument(
-        "--tables-per-address", type=int, help="tables in play one address may make (default 20)"
+        "--tables-per-address", type=_int, help="tables in play one address may make (default 20)"
     )
     parser.add_argument(
-        "--bot-tables", type=int, help="tables of bots alone in play at once (default 4)"
+        "--bot-tables", type=_int, help="tables of bots alone in play at once (default 4)"
     )
     parser.add_argument(
         "--compress",
@@ -59,16 +80,23 @@ def listen(host: str, port: int) -> socket.socket:
     """A socket listening on `host` and `port`.
 
     Raises:
-        BriscaError: the address cannot be had (in use, or not this machine's).
+        BriscaError: `host` is not text, `port` not an int from 0 to 65535, or the
+            address cannot be had (in use, or not this machine's).
     """
+    text = text_of(host)  # its plain text: a subclass's own methods never run
+    if text is None:
+        raise BriscaError(f"a host is text, got {describe(host)}")
+    host = text
+    checked_int(port, "a port", 0, 65535, error=BriscaError)
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
         sock.bind((host, port))
-    except (OSError, TypeError, UnicodeError) as error:  # a name that cannot be encoded
+    # A name that cannot be encoded (UnicodeError), or that holds a NUL (TypeError).
+    except (OSError, TypeError, ValueError) as error:
         sock.close()
-        why = error.strerror if isinstance(error, OSError) else "not a host name"
+        why = (error.strerror or str(error)) if isinstance(error, OSError) else "not a host name"
         shown = host if host.isprintable() and len(host) <= 60 else describe(host, 60, typed=False)
         raise BriscaError(f"cannot listen on {shown} port {port}: {why}") from None
     sock.listen(128)
@@ -94,16 +122,21 @@ def command(args: argparse.Namespace, style: Style = PLAIN) -> int:
     try:
         import uvicorn
 
-        from brisca.server.app import Limits, create_app
+        from brisca.server.app import MOST_BOT_DELAY, Limits, create_app
         from brisca.server.store import MemoryStore, SQLiteStore
     except ImportError as missing:
         raise BriscaError(
             f"brisca serve needs the serve extra: {INSTALL_HINT} ({missing})"
         ) from None
-    if not 0 <= args.port <= 65535:
-        raise BriscaError(f"--port must be from 0 to 65535, got {args.port}")
-    if not 0 <= args.bot_delay <= 60:
-        raise BriscaError(f"--bot-delay must be from 0 to 60 seconds, got {args.bot_delay}")
+    # Quoted through describe: a port of 4,000 digits is not shown whole.
+    if type(args.port) is not int or not 0 <= args.port <= 65535:
+        raise BriscaError(f"--port must be from 0 to 65535, got {describe(args.port, typed=False)}")
+    delay = args.bot_delay
+    if type(delay) not in (int, float) or not 0 <= delay <= MOST_BOT_DELAY:
+        raise BriscaError(
+            f"--bot-delay must be from 0 to {MOST_BOT_DELAY} seconds, "
+            f"got {describe(delay, typed=False)}"
+        )
     chosen = {
         "idle_timeout": args.idle_timeout,
         "tables_per_address": args.tables_per_address,

@@ -53,7 +53,7 @@ except ImportError as missing:
 
 from brisca.agents.bots import BOTS
 from brisca.formats.saves import dumps_match
-from brisca.game.errors import BriscaError, NotationError, checked_int, describe
+from brisca.game.errors import BriscaError, NotationError, describe
 from brisca.game.events import Event
 from brisca.game.jsonio import Fields, parse
 from brisca.game.match import Match
@@ -85,15 +85,45 @@ OUTBOX = 256
 #: Seconds a close waits for its frame to be sent: a client that reads nothing never
 #: takes it.
 CLOSE_TIMEOUT = 10.0
+# The bounds of the limits, so that each is finite, and an int one converts to a float,
+# as the clocks and sleeps need (10**400 seconds passed, then overflowed in the sweeper).
+#: The most a count of :class:`Limits` may be: far more than one server holds.
+MOST_COUNT = 10**9
+#: The bounds of a time of :class:`Limits`, in seconds: a hundredth of a second, a year.
+LEAST_SECONDS, MOST_SECONDS = 0.01, 366 * 24 * 3600
+#: The bounds of a rate of :class:`Limits`, in messages a second.
+LEAST_RATE, MOST_RATE = 0.01, 10**9
+#: The longest a bot may wait before it plays, in seconds.
+MOST_BOT_DELAY = 60
+#: The bounds of a clock's reading, in seconds: any clock's, for tens of millions of years.
+_MOST_CLOCK = 10**15
 
 
-def _positive(instance: object, attribute: attrs.Attribute[float], value: object) -> None:
-    if type(value) not in (int, float) or not 0 < value < float("inf"):  # type: ignore[operator]
-        raise BriscaError(f"{attribute.name} must be a positive number, got {describe(value)}")
+def _number(value: object, what: str, least: float, most: float, kind: str = "a number") -> float:
+    """`value` if it is an int or float (a bool is not) from `least` to `most`; otherwise
+    a `BriscaError` saying that `what` must be `kind` so. A NaN or infinity is never within."""
+    if type(value) not in (int, float) or not least <= value <= most:  # type: ignore[operator]
+        raise BriscaError(
+            f"{what} must be {kind} from {least:g} to {most:,}, got {describe(value)}"
+        )
+    return value  # type: ignore[return-value]
+
+
+def _seconds(instance: object, attribute: attrs.Attribute[float], value: object) -> None:
+    kind = "a positive number of seconds"
+    _number(value, attribute.name, LEAST_SECONDS, MOST_SECONDS, kind)
+
+
+def _rate(instance: object, attribute: attrs.Attribute[float], value: object) -> None:
+    _number(value, attribute.name, LEAST_RATE, MOST_RATE, "a positive number")
 
 
 def _count(instance: object, attribute: attrs.Attribute[int], value: object) -> None:
-    checked_int(value, attribute.name, 1, error=BriscaError)
+    if type(value) is not int or not 1 <= value <= MOST_COUNT:
+        raise BriscaError(
+            f"{attribute.name} must be a positive int, at most {MOST_COUNT:,}, "
+            f"got {describe(value)}"
+        )
 
 
 # --8<-- [start:limits]
@@ -106,8 +136,10 @@ class Limits:
     open to a few hundred people.
 
     Raises:
-        BriscaError: a limit that is not a positive int (or, for times and rates,
-            number).
+        BriscaError: a count that is not an int from 1 to :data:`MOST_COUNT`, or a time
+            or rate that is not a number (an int or float) within its bounds: from
+            :data:`LEAST_SECONDS` to :data:`MOST_SECONDS`, from :data:`LEAST_RATE` to
+            :data:`MOST_RATE`.
     """
 
     #: Tables in play that one address may have made: a finished or expired table
@@ -122,15 +154,15 @@ class Limits:
     requests_per_address: int = attrs.field(default=8, validator=_count)
     #: Messages a second that one address's connections may send together, with a
     #: burst of as many; past it, the server waits before it reads on.
-    messages_per_second: float = attrs.field(default=50.0, validator=_positive)
+    messages_per_second: float = attrs.field(default=50.0, validator=_rate)
     #: Tables of bots alone (no person's seat) in play on the whole server; past it,
     #: a new one is refused with 503.
     bot_tables: int = attrs.field(default=4, validator=_count)
     #: Seconds after which a table nobody has moved at, joined or made is forgotten;
     #: its seats get an ``expired`` error, and their connections are closed.
-    idle_timeout: float = attrs.field(default=3600.0, validator=_positive)
+    idle_timeout: float = attrs.field(default=3600.0, validator=_seconds)
     #: Seconds a request may take to send its body; past it, 408.
-    body_timeout: float = attrs.field(default=10.0, validator=_positive)
+    body_timeout: float = attrs.field(default=10.0, validator=_seconds)
 
 
 # --8<-- [end:limits]
@@ -146,10 +178,16 @@ class Refused(BriscaError):
 
 class Client:
     """What one address holds: connections, requests under way, tables in play, and
-    its budget of messages (a token bucket of `rate` a second, `rate` deep)."""
+    its budget of messages (a token bucket of `rate` a second, `rate` deep).
+
+    Raises:
+        BriscaError: `rate` is not a rate a :class:`Limits` takes, or `now` not a
+            clock's reading (a finite number).
+    """
 
     def __init__(self, rate: float, now: float) -> None:
-        self.rate = rate
+        self.rate = _number(rate, "rate", LEAST_RATE, MOST_RATE)
+        _number(now, "now", -_MOST_CLOCK, _MOST_CLOCK)
         self.connections = 0
         self.requests = 0
         self.tables: set[str] = set()
@@ -157,7 +195,12 @@ class Client:
         self._stamp = now
 
     def delay(self, now: float) -> float:
-        """Spend a message at `now`: the seconds to wait before the next is read."""
+        """Spend a message at `now`: the seconds to wait before the next is read.
+
+        Raises:
+            BriscaError: `now` is not a clock's reading (a finite number).
+        """
+        _number(now, "now", -_MOST_CLOCK, _MOST_CLOCK)  # the hub's clock may be anyone's
         self._tokens = min(self.rate, self._tokens + (now - self._stamp) * self.rate) - 1
         self._stamp = now
         return max(0.0, -self._tokens / self.rate)
@@ -254,7 +297,12 @@ class Connection:
 
 
 class Hub:
-    """What one process keeps besides the store: locks, connections, clients and bot tasks."""
+    """What one process keeps besides the store: locks, connections, clients and bot tasks.
+
+    Raises:
+        BriscaError: `store` is not a TableStore, `bot_delay` not a number from 0 to
+            :data:`MOST_BOT_DELAY`, `limits` not a Limits or None, or `clock` not callable.
+    """
 
     def __init__(
         self,
@@ -263,6 +311,13 @@ class Hub:
         limits: Limits | None = None,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
+        if not issubclass(type(store), TableStore):  # not isinstance: its own __class__ may lie
+            raise BriscaError(f"store must be a brisca TableStore, got {describe(store)}")
+        _number(bot_delay, "bot_delay", 0, MOST_BOT_DELAY, "a number of seconds")
+        if limits is not None and type(limits) is not Limits:
+            raise BriscaError(f"limits must be a Limits or None, got {describe(limits)}")
+        if not callable(clock):
+            raise BriscaError(f"clock must be a callable, got {describe(clock)}")
         self.store = store
         #: Seconds a bot waits before it plays, so that people can follow the table.
         self.bot_delay = bot_delay
@@ -604,9 +659,15 @@ def create_app(
             tests and demonstrations only, since whoever picks the seed knows every card.
         limits: what one client may hold (:class:`Limits`, its defaults when omitted).
 
+    Raises:
+        BriscaError: an argument of the wrong type, or a `bot_delay` that is not a
+            number from 0 to :data:`MOST_BOT_DELAY`.
+
     The hub is ``app.state.hub``, and the store ``app.state.hub.store``. While the
     application runs (between its lifespan's start and end), it forgets idle tables.
     """
+    if type(seeds) is not bool:  # read at every request: its own __bool__ never runs there
+        raise BriscaError(f"seeds must be True or False, got {describe(seeds)}")
     hub = Hub(store if store is not None else MemoryStore(), bot_delay, limits)
     page = _static_text("index.html")
 
@@ -768,8 +829,11 @@ async def _body(request: Request, hub: Hub, address: str) -> bytes:
     if not _is_json(request.headers.get("content-type", "")):
         raise Refused("send the table's request as JSON (Content-Type: application/json)", 415)
     too_long = Refused(f"a request body of more than {MAX_BODY} bytes", 413)
-    declared = request.headers.get("content-length", "")
-    if declared.isdigit() and int(declared) > MAX_BODY:
+    # ASCII digits only ("²" is a digit int() refuses), counted before int() reads them:
+    # it refuses more than 4,300.
+    declared = request.headers.get("content-length", "").lstrip("0")
+    digits = declared.isascii() and declared.isdigit()
+    if digits and (len(declared) > len(str(MAX_BODY)) or int(declared) > MAX_BODY):
         raise too_long
     client = hub.client(address)
     if client.requests >= hub.limits.requests_per_address:

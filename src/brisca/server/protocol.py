@@ -54,13 +54,23 @@ brisca.NotationError: unknown message type 'dance'; the types are join, action, 
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections.abc import Sequence
 from typing import Any, TypeAlias, Union
 
 import attrs
 
-from brisca.game.errors import NotationError, StateError, describe
+from brisca.game.errors import (
+    BARE_ERRORS,
+    BriscaError,
+    NotationError,
+    StateError,
+    as_brisca_error,
+    checked_type,
+    describe,
+    text_of,
+)
 from brisca.game.events import Event
 from brisca.game.jsonio import Fields, parse
 from brisca.game.state import Deal, Trick
@@ -129,8 +139,10 @@ def read_message(raw: object) -> ClientMessage:
         NotationError: not text, longer than `MAX_MESSAGE`, not JSON, or not a
             message of a known type with the fields it needs.
     """
-    if not isinstance(raw, str):
+    text = text_of(raw)  # its plain text: a subclass's own len or methods never run
+    if text is None:
         raise NotationError(f"send text frames of JSON, not {describe(raw, 20)}")
+    raw = text
     if len(raw) > MAX_MESSAGE:
         raise NotationError(
             f"a message of {len(raw)} characters; the server reads at most {MAX_MESSAGE}"
@@ -156,20 +168,27 @@ def read_message(raw: object) -> ClientMessage:
 
 
 def error(code: str, why: str) -> str:
-    """An error message: what was refused (`code`, one of :data:`CODES`) and why.
+    """An error message: what was refused (`code`, one of :data:`CODES`) and why (`why`,
+    text), as JSON text.
 
     Raises:
-        StateError: `code` is not one of :data:`CODES`.
+        StateError: `code` is not one of :data:`CODES`, or `why` is not text.
     """
-    if code not in CODES:
+    # Their plain text: a subclass's own hash, == or encoding is never run.
+    kind = text_of(code)
+    if kind not in CODES:
         raise StateError(f"an error's code is one of {', '.join(CODES)}, got {describe(code)}")
-    return json.dumps({"type": "error", "code": code, "error": why})
+    reason = text_of(why)
+    if reason is None:
+        raise StateError(f"an error's reason is text, got {describe(why)}")
+    return json.dumps({"type": "error", "code": kind, "error": reason})
 
 
 # --8<-- [start:update]
 # `json.dumps` without its check for cycles, an eighth of its work on an update: the
-# message is a tree made fresh below, of the views' lists and dicts.
-_written = json.JSONEncoder(check_circular=False).encode
+# message is a tree made fresh below, of the views' lists and dicts. A NaN or infinity
+# is refused, not written: JSON has none.
+_written = json.JSONEncoder(check_circular=False, allow_nan=False).encode
 
 
 def update(
@@ -187,17 +206,27 @@ def update(
     when it is not of this hand, the view is whole.
 
     Raises:
-        StateError: `seat` is not a seat of the table, `connected` not one flag a
-            seat, or `since` not a `Sent`.
+        StateError: `table` is not a Table (or one whose game cannot be written), `seat`
+            is not a seat of the table, `connected` not one bool a seat, or `since` not
+            a `Sent`.
     """
-    if type(seat) is not int or not 0 <= seat < len(table.seats):
-        raise StateError(f"seat must be from 0 to {len(table.seats) - 1}, got {describe(seat)}")
-    if isinstance(connected, (str, bytes)) or not isinstance(connected, Sequence):
-        raise StateError(f"connected must be a sequence of flags, got {describe(connected)}")
-    if len(connected) != len(table.seats):
-        raise StateError(f"connected needs a flag for each of {len(table.seats)} seats")
+    checked_type(table, Table, "a brisca.server.tables.Table")
     if since is not None and type(since) is not Sent:
         raise StateError(f"since must be a Sent or None, got {describe(since)}")
+    try:
+        return _update(table, seat, events, connected, since)
+    except BriscaError:
+        raise
+    except BARE_ERRORS as error:  # a hand-built table, or Sent, of junk fields
+        raise as_brisca_error("the table", error) from None
+
+
+def _update(
+    table: Table, seat: int, events: Sequence[Event], connected: object, since: Sent | None
+) -> str:
+    if type(seat) is not int or not 0 <= seat < len(table.seats):
+        raise StateError(f"seat must be from 0 to {len(table.seats) - 1}, got {describe(seat)}")
+    flags = _flags(connected, len(table.seats))
     message: dict[str, Any] = {
         "type": "update",
         "table": table.id,
@@ -208,7 +237,7 @@ def update(
         "legal": table.legal(seat),
         "events": table.events_for(seat, events),
         "seats": [
-            {**info.public(), "seat": k, "connected": connected[k] or info.is_bot}
+            {**info.public(), "seat": k, "connected": flags[k] or info.is_bot}
             for k, info in enumerate(table.seats)
         ],
         "over": table.is_over,
@@ -219,6 +248,24 @@ def update(
 
 
 # --8<-- [end:update]
+
+
+def _flags(connected: object, seats: int) -> tuple[bool, ...]:
+    """`connected` read as one bool a seat: one past `seats` items at most, so that an
+    endless one ends (its own len is never asked), each a bool (a NaN writes no JSON)."""
+    kind = type(connected)  # not isinstance, which asks a value's own __class__
+    if issubclass(kind, (str, bytes, bytearray)) or not issubclass(kind, Sequence):
+        raise StateError(f"connected must be a sequence of flags, got {describe(connected)}")
+    try:
+        flags = tuple(itertools.islice(connected, seats + 1))  # type: ignore[call-overload]
+    except BARE_ERRORS as error:  # its own iteration fails
+        raise StateError(f"connected cannot be read ({type(error).__name__})") from None
+    if len(flags) != seats:
+        raise StateError(f"connected needs a flag for each of {seats} seats")
+    for flag in flags:
+        if type(flag) is not bool:
+            raise StateError(f"connected must hold bools, got {describe(flag)}")
+    return flags
 
 
 @attrs.frozen(eq=False)  # told apart by identity: cheap, as a broadcast keys on it
@@ -238,7 +285,21 @@ class Sent:
 def sent(table: Table) -> Sent | None:
     """What a connection holds once it has been sent an update of `table`: the finished
     tricks of its hand in progress (``None`` once a match is over). The tricks are
-    public, so it is the same for every seat."""
+    public, so it is the same for every seat.
+
+    Raises:
+        StateError: `table` is not a Table, or one whose hand cannot be read.
+    """
+    checked_type(table, Table, "a brisca.server.tables.Table")
+    try:
+        return _sent(table)
+    except BriscaError:
+        raise
+    except BARE_ERRORS as error:  # a hand-built table of junk fields
+        raise as_brisca_error("the table", error) from None
+
+
+def _sent(table: Table) -> Sent | None:
     hand = table.hand
     if hand is None:
         return None
