@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import itertools
 import json
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import attrs
@@ -70,10 +71,32 @@ STATE_DOCS = tuple(json.loads(brisca.dumps(s)) for s in STATES)
 MATCH_DOCS = tuple(json.loads(brisca.dumps_match(m)) for m in MATCHES)
 RECORD_DOCS = tuple(r.to_dict() for r in RECORDS)
 
+class _Unreadable:
+    """An iterable whose iteration fails part-way, as a generator's may."""
+
+    def __iter__(self) -> Iterator[str]:
+        yield "1O"
+        raise IndexError("unreadable")
+
+
+class _NoIterator:
+    """An iterable by its type whose ``__iter__`` gives no iterator."""
+
+    def __iter__(self) -> Any:
+        return 5
+
+
+class _Endless:
+    """An iterable that never ends: each entry point reads it to a budget at most."""
+
+    def __iter__(self) -> Iterator[str]:
+        return itertools.repeat("1O")
+
+
 #: Python values of every kind that a caller might pass by mistake.
 OBJECTS = (STATES[0], MATCHES[0], VIEWS[0], brisca.Rules(), brisca.Play("1O"),
            brisca.Card.parse("1O"), Generator(1), object(), b"\xff", (1, 2), {1, 2},
-           10**5000, float("nan"), print)  # fmt: skip
+           10**5000, float("nan"), print, _Unreadable(), _NoIterator(), _Endless())  # fmt: skip
 junk = any_json(max_leaves=8) | st.sampled_from(OBJECTS)
 
 
