@@ -72,12 +72,15 @@ class Generator:
             # Every block the draw still needs, joined at once: a block at a time, each
             # shift copied the whole buffer, so a draw cost the square of its bits.
             first, blocks = self._block, (k - self._bits + 255) // 256
-            digests = b"".join(
-                [
-                    hashlib.sha256(self._prefix + block.to_bytes(8, "big")).digest()
-                    for block in range(first, first + blocks)
-                ]
-            )
+            if blocks == 1:  # a deal's draws: no list to join
+                digests = hashlib.sha256(self._prefix + first.to_bytes(8, "big")).digest()
+            else:
+                digests = b"".join(
+                    [
+                        hashlib.sha256(self._prefix + block.to_bytes(8, "big")).digest()
+                        for block in range(first, first + blocks)
+                    ]
+                )
             self._block = first + blocks
             self._buffer = (self._buffer << 256 * blocks) | int.from_bytes(digests, "big")
             self._bits += 256 * blocks
@@ -127,9 +130,12 @@ class Generator:
             StateError: `items` is not iterable, cannot be read, or holds more than
                 `MOST_SHUFFLED` items (an endless iterable is read no further).
         """
-        if not isinstance(items, Iterable):
+        if type(items) is tuple or type(items) is list:  # a pack: read whole, natively
+            out = list(items)
+        elif not isinstance(items, Iterable):
             raise StateError(f"shuffle needs a sequence of items, got {describe(items)}")
-        out = read_at_most(items, MOST_SHUFFLED + 1, "the items to shuffle")
+        else:
+            out = read_at_most(items, MOST_SHUFFLED + 1, "the items to shuffle")
         if len(out) > MOST_SHUFFLED:
             raise StateError(f"shuffle takes at most {MOST_SHUFFLED} items")
         size, k, limit, runs = _SHUFFLES.get(len(out)) or _shuffle_plan(len(out))
