@@ -326,6 +326,18 @@ class HandRecord:
     __setstate__ = _restore
 
 
+_RECORD_FIELDS = tuple(f.name for f in attrs.fields(HandRecord))
+
+
+def _record(*fields: Any) -> HandRecord:
+    """A `HandRecord` of the engine's own parts, unchecked, as `_with_state` builds a
+    match: the check a hand-built one meets cost a twelfth of a compiled hand."""
+    record = object.__new__(HandRecord)
+    for name, value in zip(_RECORD_FIELDS, fields, strict=True):
+        object.__setattr__(record, name, value)
+    return record
+
+
 class _MatchSlots:
     """The slots of :class:`Match`, with a plain constructor that yields a `Match` (as
     `brisca.game.state` builds its states): every move makes a new match around the
@@ -949,7 +961,7 @@ def _settle(match: Match, state: State) -> Match:
     if isinstance(contract, ContractResult) and rules.match_mode is MatchMode.GAME_POINTS:
         # Contract games score seat by seat (SPEC §2.7, §2.8): a lost contract costs points.
         credits = tuple(Fraction(v * match.stake) for v in contract.seat_scores)
-    record = HandRecord(
+    record = _record(
         match.hand_number, state.dealer, match.stake, outcome, tuple(tricks_won), credits, replayed
     )
     history = state.history
