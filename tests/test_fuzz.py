@@ -71,6 +71,7 @@ STATE_DOCS = tuple(json.loads(brisca.dumps(s)) for s in STATES)
 MATCH_DOCS = tuple(json.loads(brisca.dumps_match(m)) for m in MATCHES)
 RECORD_DOCS = tuple(r.to_dict() for r in RECORDS)
 
+
 class _Unreadable:
     """An iterable whose iteration fails part-way, as a generator's may."""
 
