@@ -762,9 +762,11 @@ CARD_SEQUENCES: dict[str, tuple[Callable[[object], object], type[brisca.BriscaEr
         _FailingSequence(ValueError("bad")),
         _FailingSequence(KeyError("x")),
         _FailingSequence(TypeError("odd")),
+        _FailingSequence(RuntimeError("generator raised StopIteration")),
+        _FailingSequence(OSError("the source went away")),
         _NoIterator(),
     ],
-    ids=["IndexError", "ValueError", "KeyError", "TypeError", "no iterator"],
+    ids=["IndexError", "ValueError", "KeyError", "TypeError", "RuntimeError", "OSError", "none"],
 )
 def test_a_sequence_whose_iteration_fails_is_refused_as_unreadable(
     name: str, sequence: object
@@ -773,7 +775,8 @@ def test_a_sequence_whose_iteration_fails_is_refused_as_unreadable(
     iterable that raises as it is read, or gives no iterator, let its bare error out."""
     call, error = CARD_SEQUENCES[name]
     with pytest.raises(
-        error, match=r"cannot be read \((IndexError|ValueError|KeyError|TypeError)\)"
+        error,
+        match=r"cannot be read \((IndexError|ValueError|KeyError|TypeError|RuntimeError|OSError)\)",
     ):
         call(sequence)
 

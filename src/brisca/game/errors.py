@@ -306,9 +306,9 @@ def read_at_most(
 ) -> list[T]:
     """The first `count` items of `items`, all of them if fewer: an endless iterable is
     read no further, so a caller that takes up to ``n`` items asks for ``n + 1`` and
-    refuses the extra one. An iteration that fails (an ``__iter__`` that gives no
-    iterator, a generator that raises) is `error`, saying that `what` cannot be read;
-    a `BriscaError` raised inside passes through.
+    refuses the extra one. An iteration that fails however it may (an ``__iter__`` that
+    gives no iterator, a generator that raises) is `error`, saying that `what` cannot
+    be read; a `BriscaError` raised inside, and a `MemoryError`, pass through.
 
     >>> read_at_most(iter(range(10**9)), 3, "cards")
     [0, 1, 2]
@@ -319,8 +319,8 @@ def read_at_most(
     """
     try:
         return list(itertools.islice(items, count))
-    except BriscaError:
+    except (BriscaError, MemoryError):
         raise
-    except BARE_ERRORS as failure:
+    except Exception as failure:  # only the caller's iteration runs here, whatever it raises
         # The failure's type only: its text may quote a value, hidden cards and all.
         raise error(f"{what} cannot be read ({type(failure).__name__})") from None
