@@ -262,9 +262,10 @@ class HeuristicBot:
         try:
             return self._choose(observation, legal)
         except BARE_ERRORS as error:
-            # Only a hand-edited view with junk fields gets here: observe() never gives one.
+            # Only a hand-edited view, or legal actions, with junk fields gets here.
             raise StateError(
-                f"the observation is not one brisca.observe could give ({type(error).__name__})"
+                "the observation or the legal actions are not what brisca.observe and "
+                f"brisca.legal_actions give ({type(error).__name__})"
             ) from None
 
     def _choose(self, observation: Observation, legal: Sequence[Action]) -> Action:
