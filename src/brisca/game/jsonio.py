@@ -434,7 +434,7 @@ def _plain_value(value: object, where: str) -> Any:
     value (an int's subclass, which readers refuse by its type) as it is."""
     kind = type(value)
     if issubclass(kind, str):
-        return str.__str__(value)
+        return plain_text(value)
     if issubclass(kind, list):
         return list(list.__iter__(value))  # type: ignore[arg-type]
     if issubclass(kind, dict):

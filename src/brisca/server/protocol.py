@@ -54,10 +54,9 @@ brisca.NotationError: unknown message type 'dance'; the types are join, action, 
 
 from __future__ import annotations
 
-import itertools
 import json
 from collections.abc import Sequence
-from typing import Any, TypeAlias, Union
+from typing import Any, TypeAlias, Union, cast
 
 import attrs
 
@@ -69,6 +68,7 @@ from brisca.game.errors import (
     as_brisca_error,
     checked_type,
     describe,
+    read_at_most,
     text_of,
 )
 from brisca.game.events import Event
@@ -256,10 +256,9 @@ def _flags(connected: object, seats: int) -> tuple[bool, ...]:
     kind = type(connected)  # not isinstance, which asks a value's own __class__
     if issubclass(kind, (str, bytes, bytearray)) or not issubclass(kind, Sequence):
         raise StateError(f"connected must be a sequence of flags, got {describe(connected)}")
-    try:
-        flags = tuple(itertools.islice(connected, seats + 1))  # type: ignore[call-overload]
-    except BARE_ERRORS as error:  # its own iteration fails
-        raise StateError(f"connected cannot be read ({type(error).__name__})") from None
+    flags: tuple[Any, ...] = tuple(
+        read_at_most(cast(Sequence[object], connected), seats + 1, "connected")
+    )
     if len(flags) != seats:
         raise StateError(f"connected needs a flag for each of {seats} seats")
     for flag in flags:
